@@ -1,0 +1,73 @@
+# Gerrymander Classroom - the two commands a newcomer needs: `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test test-fast bench bench-engine bench-bots bench-latency run-services stop-services migrate demo lint check-deploy clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py demo_seed
+
+## Embedded default: SQLite, in-memory channel layer, bots in-process. Nothing else needed.
+run: demo
+	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## The test suite. With DATABASE_URL/REDIS_URL set (CI) it runs on PostgreSQL and Redis, and
+## then runs the embedded-shape tests again on SQLite.
+test: $(STAMP)
+	$(BIN)/pytest -m "not browser" $(PYTEST_ARGS)
+	$(BIN)/pytest -m browser $(PYTEST_ARGS)
+	@if [ -n "$$DATABASE_URL" ]; then \
+	  echo "--- embedded shape (SQLite, in-memory layer, in-process bots) ---"; \
+	  env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest -m embedded $(PYTEST_ARGS); \
+	fi
+
+test-fast: $(STAMP)
+	$(BIN)/pytest -m "not browser and not slow" -x -q $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+## Benchmarks print figures side by side with their baselines (never asserted in tests).
+bench: bench-engine bench-bots bench-latency
+
+bench-engine: $(STAMP)
+	$(BIN)/python -m bench.engine_bench
+
+bench-bots: $(STAMP)
+	$(BIN)/python -m bench.bots_ladder
+
+bench-latency: $(STAMP)
+	bash bench/latency.sh
+
+## Production shape on this machine: PostgreSQL, Redis, 2 ASGI processes, 1 Celery worker.
+run-services: $(STAMP)
+	bash scripts/run-services.sh
+
+stop-services:
+	bash scripts/run-services.sh stop
+
+check-deploy: $(STAMP)
+	DATABASE_URL=postgres://localhost/gerrymander REDIS_URL=redis://localhost:6379/0 \
+	SECRET_KEY=$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))') \
+	ALLOWED_HOSTS=classroom.example.org $(BIN)/python manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) staticfiles *.egg-info

@@ -1,0 +1,65 @@
+"""Who hears about a game, and what they hear.
+
+Every socket watching game N joins one group: ``game-N-seat-I`` for the player in seat I,
+``game-N-spectators`` for everyone else.  After a move commits, the move service sends each
+group the view the engine computed for it, so a socket only ever receives what its seat may
+see.  Events are plain JSON-safe dicts (channels_redis serialises them with msgpack).
+"""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.engine import get_rules
+
+EVENT_STATE = "game.state"
+
+
+def group_for_seat(game_id, seat_index):
+    return f"game-{game_id}-seat-{seat_index}"
+
+
+def group_for_spectators(game_id):
+    return f"game-{game_id}-spectators"
+
+
+def group_for(game_id, seat_index):
+    if seat_index is None:
+        return group_for_spectators(game_id)
+    return group_for_seat(game_id, seat_index)
+
+
+def game_payload(*, game, seats, seat_index):
+    """The frame a client renders: the engine view for ``seat_index`` plus table metadata."""
+    rules = get_rules(game.kind)
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "seat": seat_index,
+        "seats": [
+            {
+                "index": seat.index,
+                "user_id": seat.user_id,
+                "name": seat.display_name,
+                "is_bot": seat.is_bot,
+                "bot_level": seat.bot_level or None,
+                "open": seat.is_empty,
+            }
+            for seat in seats
+        ],
+        "view": rules.view(game.state, seat_index),
+    }
+
+
+def game_broadcast(*, game, seats):
+    """Send every seat group and the spectator group its own view of ``game``."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(layer.group_send)
+    for seat_index in [seat.index for seat in seats] + [None]:
+        send(
+            group_for(game.pk, seat_index),
+            {"type": EVENT_STATE, "game": game_payload(game=game, seats=seats, seat_index=seat_index)},
+        )

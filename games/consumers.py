@@ -1,0 +1,160 @@
+"""The game socket: parse a frame, call a service, reply.  No game logic here.
+
+Protocol (JSON text frames):
+  client -> server  {"type": "move", "move": {...}, "version": N, "ref": "..."}
+                    {"type": "sync"}
+  server -> client  {"type": "state", "game": {...}}        on connect and after every change
+                    {"type": "ack", "ref": "...", "version": N}
+                    {"type": "error", "code": "...", "message": "...", "ref": "..."}
+Close codes: 4401 not signed in, 4403 not allowed to watch, 4404 no such game.
+"""
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import services
+from games.access import game_can_watch
+from games.broadcast import group_for
+from games.models import Game
+from games.selectors import game_frame
+
+MAX_FRAME_BYTES = 16 * 1024
+
+
+class FrameError(Exception):
+    def __init__(self, message, ref=None):
+        super().__init__(message)
+        self.message = message
+        self.ref = ref
+
+
+def parse_frame(text):
+    """Validate a client frame; return (type, fields) or raise FrameError with a clear message."""
+    if text is None:
+        raise FrameError("Send JSON text frames, not binary ones.")
+    if len(text.encode()) > MAX_FRAME_BYTES:
+        raise FrameError("That message is too large.")
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        raise FrameError("That message is not valid JSON.") from None
+    if not isinstance(frame, dict):
+        raise FrameError("A message must be a JSON object with a \"type\".")
+    ref = frame.get("ref")
+    if ref is not None and not (isinstance(ref, str) and len(ref) <= 64):
+        raise FrameError("\"ref\" must be a short string.")
+    kind = frame.get("type")
+    if kind == "sync":
+        return "sync", {"ref": ref}
+    if kind == "move":
+        version = frame.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise FrameError("A move needs the \"version\" of the board it was made on.", ref)
+        move = frame.get("move")
+        if not isinstance(move, dict):
+            raise FrameError("A move needs a \"move\" object.", ref)
+        return "move", {"ref": ref, "version": version, "move": move}
+    raise FrameError("Unknown message type; expected \"move\" or \"sync\".", ref)
+
+
+@database_sync_to_async
+def _load_access(game_id, user):
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None, False
+    if not game_can_watch(game=game, user=user):
+        return game, False
+    return game, True
+
+
+@database_sync_to_async
+def _frame(game_id, user):
+    game = Game.objects.get(pk=game_id)
+    return game_frame(game=game, user=user)
+
+
+@database_sync_to_async
+def _submit(**kwargs):
+    return services.move_submit(**kwargs).version
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.user = self.scope.get("user")
+        self.group = None
+        self.seat = None
+        if not getattr(self.user, "is_authenticated", False):
+            await self.close(code=4401)
+            return
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        game, allowed = await _load_access(self.game_id, self.user)
+        if game is None or not allowed:
+            await self.close(code=4404 if game is None else 4403)
+            return
+        await self.accept()
+        await self._send_fresh_state()
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def _join(self, seat):
+        group = group_for(self.game_id, seat)
+        if group != self.group:
+            if self.group:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.group, self.seat = group, seat
+
+    async def _send_fresh_state(self):
+        frame = await _frame(self.game_id, self.user)
+        await self._join(frame["seat"])
+        await self._send({"type": "state", "game": frame})
+
+    async def _send(self, payload):
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            kind, fields = parse_frame(text_data)
+        except FrameError as exc:
+            await self._send({"type": "error", "code": "bad_frame", "message": exc.message,
+                              "ref": exc.ref})
+            return
+        if kind == "sync":
+            await self._send_fresh_state()
+            return
+        if self.seat is None:
+            await self._send({"type": "error", "code": "spectator",
+                              "message": "You are watching this game; only players can move.",
+                              "ref": fields["ref"]})
+            return
+        try:
+            version = await _submit(
+                game_id=self.game_id, seat_index=self.seat, move=fields["move"],
+                expected_version=fields["version"], user=self.user,
+            )
+        except services.GameError as exc:
+            await self._send({"type": "error", "code": exc.code, "message": exc.message,
+                              "ref": fields["ref"]})
+            if isinstance(exc, (services.StaleVersion, services.SeatError)):
+                await self._send_fresh_state()
+            return
+        await self._send({"type": "ack", "ref": fields["ref"], "version": version})
+
+    async def game_state(self, event):
+        game = event["game"]
+        mine = next((s["index"] for s in game["seats"] if s.get("user_id") == self.user.pk), None)
+        if mine != self.seat:  # the user was seated, moved or replaced by a bot
+            await self._send_fresh_state()
+            return
+        await self._send({"type": "state", "game": game})
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    """A bare echo socket: the baseline the live-play latency benchmark compares with."""
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send(text_data=text_data, bytes_data=bytes_data)

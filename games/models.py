@@ -1,0 +1,118 @@
+"""Games, their seats and their append-only move log.
+
+The engine state is a JSON snapshot on ``Game``; ``Move`` rows are the source of truth from
+which any game can be rebuilt (``manage.py game_replay``).  Only ``games.services`` writes
+these rows.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Game(models.Model):
+    class Kind(models.TextChoices):
+        MAPMAKER = "mapmaker", "Mapmaker: The Gerrymandering Game"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        ACTIVE = "active", "In play"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    options = models.JSONField(default=dict, blank=True)
+    # The seed never leaves the server: it decides hidden setup (RULINGS.md, "All games").
+    seed = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="games_created",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} #{self.pk}"
+
+    def get_absolute_url(self):
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def is_open(self):
+        return self.status == self.Status.WAITING
+
+
+class Seat(models.Model):
+    """One place at the table: a user, a bot of some level, or (while waiting) nobody."""
+
+    class BotLevel(models.TextChoices):
+        RANDOM = "random", "Random"
+        EASY = "easy", "Easy"
+        MEDIUM = "medium", "Medium"
+        HARD = "hard", "Hard"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False),
+                name="seat_unique_user",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.game} seat {self.index}: {self.display_name}"
+
+    @property
+    def is_bot(self):
+        return bool(self.bot_level)
+
+    @property
+    def is_empty(self):
+        return not self.is_bot and self.user_id is None
+
+    @property
+    def display_name(self):
+        if self.is_bot:
+            return f"Bot ({self.get_bot_level_display()})"
+        if self.user_id is None:
+            return "Open seat"
+        return self.user.get_full_name() or self.user.get_username()
+
+
+class Move(models.Model):
+    """Append-only log: one row per ply, never updated or deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply"),
+        ]
+
+    def __str__(self):
+        return f"{self.game} ply {self.ply}: seat {self.seat} {self.move}"

@@ -1,0 +1,276 @@
+"""Every write to a game goes through here (the browser socket, HTTP, bots, classrooms).
+
+``move_submit`` is the one write path for moves: in one transaction it locks the game row,
+checks the expected version and the seat, asks the engine to apply the move, appends it to
+the move log and saves the snapshot.  Only after the commit are the per-seat views broadcast,
+listeners told (``game_changed``) and bots scheduled - never for a move that rolled back.
+"""
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import bot_runner
+from games.broadcast import game_broadcast
+from games.engine import IllegalMove, get_rules
+from games.models import Game, Move, Seat
+from games.signals import game_changed
+
+
+class GameError(Exception):
+    """A request the game cannot take.  ``code`` is stable; ``message`` is for the player."""
+
+    code = "error"
+
+    def __init__(self, message, *, code=None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class MoveRejected(GameError):
+    code = "illegal_move"
+
+
+class StaleVersion(GameError):
+    code = "stale"
+
+
+class SeatError(GameError):
+    code = "seat"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """How to fill a seat at creation: a user, a bot level, or left open (both empty)."""
+
+    user: object = None
+    bot_level: str = ""
+
+
+def seats_needed(*, kind, options):
+    """How many seats a game with these options has (the engine decides)."""
+    rules = get_rules(kind)
+    state = rules.setup(options, 0)
+    return len(state_party_seats(rules, state))
+
+
+def state_party_seats(rules, state):
+    return rules.view(state, None)["party_of_seat"]
+
+
+def _new_seed():
+    return secrets.token_hex(16)
+
+
+def bot_seed(*, game, ply, seat_index):
+    """A bot's randomness for one decision: fixed by the game's seed, the ply and the seat."""
+    digest = hashlib.sha256(f"{game.seed}:{ply}:{seat_index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@transaction.atomic
+def game_create(*, kind, options, created_by=None, seats=None, seed=None):
+    """Create a game; ``seats`` is a list of ``SeatSpec`` (missing ones are open seats).
+
+    Raises ``GameError`` for options the engine refuses.
+    """
+    rules = get_rules(kind)
+    seed = seed or _new_seed()
+    try:
+        state = rules.setup(dict(options), seed)
+    except IllegalMove as exc:
+        raise GameError(exc.message, code=exc.code) from exc
+    count = len(state_party_seats(rules, state))
+    seats = list(seats or [])
+    if len(seats) > count:
+        raise GameError(f"This game has {count} seats, not {len(seats)}.", code="seats")
+    seats += [SeatSpec()] * (count - len(seats))
+    game = Game.objects.create(
+        kind=kind, options=dict(options), seed=str(seed), state=state, created_by=created_by
+    )
+    users = [spec.user for spec in seats if spec.user is not None]
+    if len({user.pk for user in users}) != len(users):
+        raise GameError("A player can only take one seat in a game.", code="seats")
+    Seat.objects.bulk_create(
+        Seat(game=game, index=index, user=spec.user, bot_level=spec.bot_level or "")
+        for index, spec in enumerate(seats)
+    )
+    _game_start_if_full(game)
+    transaction.on_commit(lambda: _after_commit(game.pk))
+    return game
+
+
+def _game_start_if_full(game):
+    if game.status == Game.Status.WAITING and not game.seats.filter(
+        user__isnull=True, bot_level=""
+    ).exists():
+        game.status = Game.Status.ACTIVE
+        game.save(update_fields=["status"])
+
+
+@transaction.atomic
+def seat_take(*, game_id, user, index=None):
+    """Seat ``user`` at an open seat (the first one, or ``index``) of a waiting game."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.seats.filter(user=user).exists():
+        raise SeatError("You already have a seat at this table.")
+    if game.status != Game.Status.WAITING:
+        raise SeatError("This game has already started; you can watch it.")
+    open_seats = game.seats.filter(user__isnull=True, bot_level="")
+    if index is not None:
+        open_seats = open_seats.filter(index=index)
+    seat = open_seats.order_by("index").first()
+    if seat is None:
+        raise SeatError("That seat is taken." if index is not None else "Every seat is taken.")
+    seat.user = user
+    seat.save(update_fields=["user"])
+    _game_start_if_full(game)
+    transaction.on_commit(lambda: _after_commit(game.pk))
+    return seat
+
+
+@transaction.atomic
+def seat_assign(*, game_id, index, user=None, bot_level=""):
+    """Hand seat ``index`` to ``user`` or to a bot of ``bot_level`` (mid-game too)."""
+    if (user is None) == (not bot_level):
+        raise SeatError("A seat goes to either a player or a bot.")
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status == Game.Status.FINISHED:
+        raise SeatError("This game is over.")
+    seat = game.seats.filter(index=index).first()
+    if seat is None:
+        raise SeatError("There is no such seat.")
+    if user is not None and game.seats.filter(user=user).exclude(index=index).exists():
+        raise SeatError("That player already has another seat at this table.")
+    seat.user = user
+    seat.bot_level = bot_level or ""
+    seat.save(update_fields=["user", "bot_level"])
+    _game_start_if_full(game)
+    transaction.on_commit(lambda: _after_commit(game.pk))
+    return seat
+
+
+@transaction.atomic
+def game_set_paused(*, game_id, paused):
+    """Pause ("eyes on me") or resume a game.  Finished and waiting games are left alone."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    wanted, current = (
+        (Game.Status.PAUSED, Game.Status.ACTIVE) if paused else (Game.Status.ACTIVE, Game.Status.PAUSED)
+    )
+    if game.status != current:
+        return game
+    game.status = wanted
+    game.save(update_fields=["status"])
+    transaction.on_commit(lambda: _after_commit(game.pk))
+    return game
+
+
+def move_submit(*, game_id, seat_index, move, expected_version, user=None):
+    """Apply ``move`` for ``seat_index``: by ``user`` if given (must hold the seat), else a bot.
+
+    Returns the updated ``Game``.  Raises ``StaleVersion`` when ``expected_version`` is not
+    the current version (someone moved first), ``SeatError`` when the caller does not hold the
+    seat, ``MoveRejected`` for a move the engine or the game status refuses.  A rejected move
+    changes nothing.
+    """
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            raise GameError("There is no such game.", code="not_found") from None
+        seat = game.seats.select_related("user").filter(index=seat_index).first()
+        if seat is None:
+            raise SeatError("There is no such seat.")
+        if user is not None and seat.user_id != user.pk:
+            raise SeatError("That is not your seat.", code="not_your_seat")
+        if user is None and not seat.is_bot:
+            raise SeatError("That seat is not played by a bot.", code="not_your_seat")
+        if game.status != Game.Status.ACTIVE:
+            raise MoveRejected(_STATUS_MESSAGES[game.status], code=f"game_{game.status}")
+        if expected_version != game.version:
+            raise StaleVersion("The game moved on before your move arrived; here is the board now.")
+        rules = get_rules(game.kind)
+        try:
+            state = rules.apply(game.state, seat_index, move)
+        except IllegalMove as exc:
+            raise MoveRejected(exc.message, code=exc.code) from exc
+        try:
+            with transaction.atomic():
+                Move.objects.create(
+                    game=game, ply=game.version, seat=seat_index, move=move, by_bot=user is None
+                )
+        except IntegrityError:  # a racing writer got this ply (no row lock on SQLite)
+            raise StaleVersion("The game moved on before your move arrived; here is the board now.") from None
+        now = timezone.now()
+        game.state = state
+        game.version += 1
+        game.last_move_at = now
+        fields = ["state", "version", "last_move_at"]
+        if rules.is_over(state):
+            game.status = Game.Status.FINISHED
+            game.result = rules.result(state)
+            game.finished_at = now
+            fields += ["status", "result", "finished_at"]
+        game.save(update_fields=fields)
+        transaction.on_commit(lambda: _after_commit(game.pk))
+    return game
+
+
+_STATUS_MESSAGES = {
+    Game.Status.WAITING: "The game has not started yet: it is waiting for players.",
+    Game.Status.PAUSED: "Your teacher has paused the game. Eyes on the teacher!",
+    Game.Status.FINISHED: "This game is over.",
+}
+
+
+def _after_commit(game_id):
+    """Broadcast fresh views, tell listeners, schedule bots: only for committed changes."""
+    game = Game.objects.get(pk=game_id)
+    seats = list(game.seats.select_related("user").order_by("index"))
+    game_broadcast(game=game, seats=seats)
+    game_changed.send(sender=Game, game=game, seats=seats)
+    bot_runner.bot_turns_schedule(game=game, seats=seats)
+
+
+def game_bots_resume(*, game_id):
+    """Schedule whatever bot turn a game is waiting for (after a restart, a resume...)."""
+    game = Game.objects.get(pk=game_id)
+    bot_runner.bot_turns_schedule(game=game, seats=list(game.seats.all()))
+
+
+def bot_move_play(*, game_id, ply, seat_index):
+    """Play one bot move if the game still waits for this bot at this ply (idempotent).
+
+    Called by the Celery task and by the in-process runner alike.  Returns what happened:
+    "moved", or why nothing was done.
+    """
+    from games.bots import get_bot
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.version != ply:
+        return "stale"
+    seat = game.seats.filter(index=seat_index).first()
+    rules = get_rules(game.kind)
+    if seat is None or not seat.is_bot or seat_index not in rules.to_move(game.state):
+        return "not_bot_turn"
+    bot = get_bot(game.kind, seat.bot_level)
+    from django.conf import settings
+
+    move = bot.choose(
+        game.state, seat_index, seed=bot_seed(game=game, ply=ply, seat_index=seat_index),
+        budget_s=settings.BOT_BUDGET_S,
+    )
+    try:
+        move_submit(game_id=game_id, seat_index=seat_index, move=move, expected_version=ply)
+    except StaleVersion:
+        return "stale"
+    except (MoveRejected, SeatError) as exc:
+        if exc.code in {"game_paused", "game_finished", "not_your_seat"}:
+            return "stale"
+        raise
+    return "moved"

@@ -1,0 +1,23 @@
+"""Celery tasks: thin wrappers that schedule services; no game logic here."""
+
+from celery import shared_task
+from django.db import DatabaseError, InterfaceError, OperationalError
+
+from games import services
+
+
+@shared_task(
+    name="games.tasks.bot_move_play",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=20,
+    time_limit=30,
+    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
+    retry_backoff=0.5,
+    retry_backoff_max=10,
+    retry_jitter=True,
+    max_retries=8,
+)
+def bot_move_play(*, game_id, ply, seat_index):
+    """Play the bot's move for ``game_id`` at ``ply`` if it is still due (idempotent)."""
+    return services.bot_move_play(game_id=game_id, ply=ply, seat_index=seat_index)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("<int:game_id>/", views.game_detail, name="detail"),
+    path("<int:game_id>/join/", views.game_join, name="join"),
+]

@@ -1,0 +1,74 @@
+"""Lobby and game pages: parse, call a service, render."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.access import game_can_join, game_can_watch
+from games.forms import GameCreateForm
+from games.models import Game
+from games.selectors import game_frame, games_of_user, open_games
+
+
+@login_required
+def lobby(request):
+    if request.method == "POST":
+        form = GameCreateForm(request.POST)
+        if form.is_valid():
+            options = form.engine_options()
+            bots = form.cleaned_data.get("bots") or ""
+            count = services.seats_needed(kind="mapmaker", options=options)
+            seats = [services.SeatSpec(user=request.user)] + [
+                services.SeatSpec(bot_level=bots) for _ in range(count - 1)
+            ]
+            game = services.game_create(
+                kind="mapmaker", options=options, created_by=request.user, seats=seats
+            )
+            return redirect(game)
+    else:
+        form = GameCreateForm()
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "form": form,
+            "my_games": games_of_user(user=request.user)[:50],
+            "open_games": open_games(exclude_user=request.user)[:50],
+        },
+    )
+
+
+@login_required
+def game_detail(request, game_id):
+    game = get_object_or_404(Game, pk=game_id)
+    if not game_can_watch(game=game, user=request.user):
+        raise PermissionDenied("You cannot watch this game.")
+    frame = game_frame(game=game, user=request.user)
+    return render(
+        request,
+        "games/game_detail.html",
+        {
+            "game": game,
+            "game_id": game.pk,
+            "initial": frame,
+            "ws_path": f"/ws/games/{game.pk}/",
+            "can_join": game.is_open and frame["seat"] is None
+            and game_can_join(game=game, user=request.user),
+        },
+    )
+
+
+@login_required
+@require_POST
+def game_join(request, game_id):
+    game = get_object_or_404(Game, pk=game_id)
+    if not game_can_join(game=game, user=request.user):
+        raise PermissionDenied("You cannot join this game.")
+    try:
+        services.seat_take(game_id=game.pk, user=request.user)
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    return redirect(game)

@@ -1,0 +1,217 @@
+"""Django settings.
+
+Two shapes, chosen by environment variables (see README "Running"):
+
+* Embedded default (nothing set): SQLite file, in-memory channel layer, bot moves run
+  in-process.  Needs nothing installed but Python.
+* Production shape: DATABASE_URL (PostgreSQL), REDIS_URL (channels_redis layer and Celery
+  broker; bot moves run on ``celery worker`` processes), SECRET_KEY, ALLOWED_HOSTS.
+"""
+
+import sys
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+TESTING = "pytest" in sys.modules or env.bool("TESTING", default=False)
+DEBUG = env.bool("DEBUG", default=False)
+EMBEDDED = not env("DATABASE_URL", default="")
+
+
+def _local_secret_key():
+    """The embedded default keeps a generated key in a git-ignored file beside manage.py."""
+    path = BASE_DIR / ".secret_key"
+    if not path.exists():
+        from django.core.management.utils import get_random_secret_key
+
+        path.write_text(get_random_secret_key())
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = env("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not (EMBEDDED or TESTING):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured("Set SECRET_KEY for the production shape (DATABASE_URL is set).")
+    SECRET_KEY = _local_secret_key()
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "channels",
+    "django_htmx",
+    "games",
+    "classrooms",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "gerrymander_site.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "gerrymander_site.wsgi.application"
+ASGI_APPLICATION = "gerrymander_site.asgi.application"
+
+# --- Database -------------------------------------------------------------------------
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # IMMEDIATE transactions serialise writers up front (the in-process bot threads and the
+    # ASGI server write concurrently); the timeout waits for the lock instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
+    # A file, not :memory:, so a live server in another process sees the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+    DATABASES["default"]["TEST"] = {
+        "NAME": env("TEST_DATABASE_NAME", default="test_" + DATABASES["default"]["NAME"])
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Channels, Celery, bots -----------------------------------------------------------
+REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNEL_PREFIX", default="gm")},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# "celery": bot moves are Celery tasks on the "bots" queue; "inprocess": run in this process.
+BOT_RUNNER = env("BOT_RUNNER", default="celery" if REDIS_URL else "inprocess")
+BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.6)
+BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
+
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {"games.tasks.bot_move_play": {"queue": "bots"}}
+# An unacknowledged message (its worker died) is handed to another worker after this long.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60)
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- Auth -----------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 6},
+    },
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+}
+
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL and not TESTING
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# --- I18n, static ---------------------------------------------------------------------
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = env("TIME_ZONE", default="UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if (DEBUG or TESTING)
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG or TESTING
+
+# --- Security (production shape) ------------------------------------------------------
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not (TESTING or EMBEDDED))
+    SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not (TESTING or EMBEDDED))
+    CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not (TESTING or EMBEDDED))
+    SECURE_HSTS_SECONDS = env.int(
+        "SECURE_HSTS_SECONDS", default=0 if (TESTING or EMBEDDED) else 31536000
+    )
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
+    "loggers": {"games": {"level": env("LOG_LEVEL", default="INFO")}},
+}
+
+# A bare echo socket at /ws/echo/, for the latency benchmark's baseline only.
+ENABLE_ECHO_SOCKET = env.bool("ENABLE_ECHO_SOCKET", default=False)

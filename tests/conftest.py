@@ -1,0 +1,214 @@
+"""Shared fixtures: service requirements, channel layers, a live ASGI server, Playwright.
+
+A test marked ``postgres``, ``redis`` or ``browser`` skips when that service or Chromium is
+missing on a developer's laptop, and FAILS under ``CI=true`` (CI must provide them).
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+def require(ok, message):
+    """Skip on a laptop, fail in CI."""
+    if ok:
+        return
+    if CI:
+        pytest.fail(f"CI must provide this: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+def redis_url():
+    return os.environ.get("REDIS_URL", "")
+
+
+def redis_ok():
+    url = redis_url()
+    if not url:
+        return False
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("postgres"):
+        from django.conf import settings
+
+        require(
+            settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
+            "needs PostgreSQL: set DATABASE_URL=postgres://...",
+        )
+    if item.get_closest_marker("redis"):
+        require(redis_ok(), "needs Redis: set REDIS_URL=redis://... to a running server")
+    if item.get_closest_marker("browser"):
+        require(Path(CHROMIUM).exists(), f"needs Chromium at {CHROMIUM} (apt-get install chromium)")
+
+
+def _reset_layers():
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def inmemory_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    _reset_layers()
+    yield "inmemory"
+    _reset_layers()
+
+
+@pytest.fixture
+def redis_layer(settings):
+    require(redis_ok(), "needs Redis: set REDIS_URL=redis://... to a running server")
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url()], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
+        }
+    }
+    _reset_layers()
+    yield "redis"
+    _reset_layers()
+
+
+@pytest.fixture(params=["inmemory", "redis"])
+def any_layer(request):
+    """Run a socket test on both channel layers (the embedded and the production shape)."""
+    return request.getfixturevalue(f"{request.param}_layer")
+
+
+@pytest.fixture
+def bots_now(settings):
+    """In-process bots without the human pacing delay."""
+    settings.BOT_RUNNER = "inprocess"
+    settings.BOT_MOVE_DELAY_S = 0
+    settings.BOT_BUDGET_S = 0.2
+
+
+# --- A live ASGI server: a real daphne process on the test database ----------------------
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _database_url(settings_dict):
+    name = settings_dict["NAME"]
+    if settings_dict["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{name}"
+    user = settings_dict.get("USER") or ""
+    password = settings_dict.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{name}"
+
+
+def live_server_start(*, extra_env=None, log_name="liveserver"):
+    """Start daphne on a free port against the current test database; return (url, proc)."""
+    from django.db import connection
+
+    port = _free_port()
+    log_path = ROOT / f"{log_name}-{port}.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(connection.settings_dict),
+        "SECRET_KEY": "live-server-test-key-" + "x" * 40,
+        "TESTING": "true",
+        "DEBUG": "false",
+        "SECURE_SSL_REDIRECT": "false",
+        "BOT_RUNNER": "inprocess",
+        "BOT_MOVE_DELAY_S": "0.05",
+        "BOT_BUDGET_S": "0.2",
+        "LOG_LEVEL": "INFO",
+        **(extra_env or {}),
+    }
+    log = open(log_path, "w")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "gerrymander_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"live server exited; see {log_path}:\n{log_path.read_text()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        raise RuntimeError(f"live server did not start; see {log_path}")
+    proc.log_path = log_path
+    return f"http://127.0.0.1:{port}", proc
+
+
+def live_server_stop(proc):
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    if proc.returncode in (0, -15, 143):
+        proc.log_path.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="session")
+def live_server_url(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        url, proc = live_server_start()
+    yield url
+    live_server_stop(proc)
+
+
+# --- Playwright (pytest-playwright fixtures, launched on Debian's Chromium) -------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(live_server_url):
+    # Depends on the live server so the server starts before the browser driver does.
+    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args, live_server_url):
+    return {**browser_context_args, "base_url": live_server_url}
+
+
+@pytest.fixture
+def allow_sync_orm_in_browser_tests(monkeypatch):
+    """Playwright's sync API runs an event loop in the main thread (STACK-NOTES 10)."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config, items):
+    # Browser tests last (pytest-playwright's session loop breaks async tests after it).
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.fixturenames.insert(0, "allow_sync_orm_in_browser_tests")
+
+
