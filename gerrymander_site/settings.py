@@ -135,8 +135,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"games.tasks.bot_move_play": {"queue": "bots"}}
 # An unacknowledged message (its worker died) is handed to another worker after this long.
+# Workers sweep for such messages every CELERY_RESTORE_INTERVAL seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60)
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60),
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
@@ -215,3 +218,7 @@ LOGGING = {
 
 # A bare echo socket at /ws/echo/, for the latency benchmark's baseline only.
 ENABLE_ECHO_SOCKET = env.bool("ENABLE_ECHO_SOCKET", default=False)
+
+if TESTING:
+    # Test users are created by the hundred; the production hasher is deliberately slow.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

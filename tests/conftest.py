@@ -212,3 +212,49 @@ def pytest_collection_modifyitems(config, items):
             item.fixturenames.insert(0, "allow_sync_orm_in_browser_tests")
 
 
+
+
+# --- Celery workers: real `celery worker` processes on Redis, on the test database -------
+
+
+def celery_worker_start(*, name, extra_env=None, script=None):
+    """Start a worker process (solo pool, bots queue) against the current test database."""
+    from django.db import connection
+
+    log_path = ROOT / f"celery-{name}.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(connection.settings_dict),
+        "SECRET_KEY": "celery-worker-test-key-" + "x" * 40,
+        "TESTING": "true",
+        "BOT_RUNNER": "celery",
+        "BOT_MOVE_DELAY_S": "0",
+        "BOT_BUDGET_S": "0.2",
+        **(extra_env or {}),
+    }
+    command = [sys.executable, script] if script else [sys.executable, "-m", "celery"]
+    command += ["-A", "gerrymander_site", "worker", "-Q", "bots", "--pool", "solo",
+                "-n", f"{name}@%h", "--without-heartbeat", "--without-gossip",
+                "--without-mingle", "-l", "info"]
+    log = open(log_path, "w")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc.log_path = log_path
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"worker exited:\n{log_path.read_text()}")
+        if "ready." in log_path.read_text():
+            return proc
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"worker did not start:\n{log_path.read_text()}")
+
+
+def process_stop(proc, *, kill=False):
+    if proc.poll() is None:
+        proc.kill() if kill else proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)

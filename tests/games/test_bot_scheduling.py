@@ -1,0 +1,116 @@
+"""Bot turns are scheduled on commit, run once, and survive a worker dying mid-thought."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from games import services
+from games.models import Game, Move
+from games.replay import game_replay
+
+from ..conftest import celery_worker_start, process_stop
+from .helpers import a_legal_move, make_game, make_user
+
+
+def wait_for(predicate, timeout=60, interval=0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return False
+
+
+def finished(game):
+    return lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+
+
+def assert_clean_log(game):
+    game.refresh_from_db()
+    plies = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", flat=True))
+    assert plies == list(range(game.version))  # no lost and no doubled move
+    assert game_replay(game=game).matches
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db(transaction=True)
+def test_bots_only_game_runs_to_the_end_in_process(bots_now):
+    game = make_game(options={"players": 2}, bots=("random", "easy"))
+    assert game.status == Game.Status.ACTIVE
+    assert wait_for(finished(game), timeout=90)
+    assert_clean_log(game)
+    game.refresh_from_db()
+    assert game.result["winners"]
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db(transaction=True)
+def test_bot_answers_a_human_move_in_process(bots_now):
+    ana = make_user("ana")
+    game = make_game(ana, bots=("easy",))
+    services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                         expected_version=0, user=ana)
+    # The bot (seat 1) places its 2 borders; then it is ana's turn again.
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).version == 3, timeout=30)
+    time.sleep(0.5)
+    game.refresh_from_db()
+    assert game.version == 3
+    assert list(Move.objects.filter(game=game).values_list("seat", "by_bot")) == [
+        (0, False), (1, True), (1, True)]
+
+
+@pytest.mark.django_db
+def test_bot_task_is_idempotent(settings):
+    settings.BOT_RUNNER = "inprocess"
+    settings.BOT_MOVE_DELAY_S = 3600  # scheduled runs never fire during the test
+    ana = make_user("ana")
+    game = make_game(ana, bots=("random",), options={"players": 2, "first_seat": 1})
+    assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=0) == "not_bot_turn"
+    assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=1) == "moved"
+    assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=1) == "stale"
+    assert services.bot_move_play(game_id=game.pk + 99, ply=0, seat_index=1) == "stale"
+    services.game_set_paused(game_id=game.pk, paused=True)
+    assert services.bot_move_play(game_id=game.pk, ply=1, seat_index=1) == "stale"
+    assert Move.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_bots_only_game_runs_to_the_end_on_a_celery_worker(settings):
+    settings.BOT_RUNNER = "celery"
+    settings.BOT_MOVE_DELAY_S = 0
+    worker = celery_worker_start(name="bots-only")
+    try:
+        game = make_game(options={"players": 2}, bots=("easy", "random"))
+        assert wait_for(finished(game), timeout=120), worker.log_path.read_text()[-3000:]
+    finally:
+        process_stop(worker)
+    assert_clean_log(game)
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_worker_killed_while_a_bot_thinks_loses_and_doubles_nothing(settings, tmp_path):
+    settings.BOT_RUNNER = "celery"
+    settings.BOT_MOVE_DELAY_S = 0
+    thinking = tmp_path / "thinking.txt"
+    thinking.touch()
+    fast_restore = {"CELERY_VISIBILITY_TIMEOUT": "3", "CELERY_RESTORE_INTERVAL": "1"}
+    slow = celery_worker_start(
+        name="slow", script=str(Path(__file__).with_name("slow_bot_worker.py")),
+        extra_env={**fast_restore, "SLOW_BOT_S": "30", "THINKING_FILE": str(thinking)},
+    )
+    try:
+        game = make_game(options={"players": 2}, bots=("easy", "easy"))
+        assert wait_for(lambda: "thinking" in thinking.read_text(), timeout=30), \
+            slow.log_path.read_text()[-3000:]
+    finally:
+        process_stop(slow, kill=True)  # SIGKILL mid-thought: the task was never acknowledged
+    assert Game.objects.get(pk=game.pk).version == 0
+    fresh = celery_worker_start(name="fresh", extra_env=fast_restore)
+    try:
+        assert wait_for(finished(game), timeout=120), fresh.log_path.read_text()[-3000:]
+    finally:
+        process_stop(fresh)
+    assert_clean_log(game)

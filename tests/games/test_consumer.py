@@ -1,0 +1,213 @@
+"""The game socket through the real ASGI stack (origin check, session auth, routing), on the
+in-memory layer (embedded shape) and on Redis (production shape)."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games.engine import get_rules
+from games.models import Game, Move
+
+from .helpers import make_game, make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
+
+
+def cookie_for(user):
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def communicator(game_id, user=None, origin=b"http://localhost"):
+    from gerrymander_site.asgi import application
+
+    headers = [(b"origin", origin)]
+    if user is not None:
+        headers.append((b"cookie", user.cookie))
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+
+
+async def receive(comm, timeout=5):
+    frame = json.loads(await comm.receive_from(timeout=timeout))
+    # Whatever crosses the socket must survive JSON (channels_redis uses msgpack).
+    assert json.loads(json.dumps(frame)) == frame
+    return frame
+
+
+async def receive_type(comm, kind, timeout=5):
+    while True:
+        frame = await receive(comm, timeout)
+        if frame["type"] == kind:
+            return frame
+
+
+@pytest.fixture
+def table(db):
+    ana, ben, eve = make_user("ana"), make_user("ben"), make_user("eve")
+    for user in (ana, ben, eve):
+        user.cookie = cookie_for(user)  # logged in here: the ORM is sync-only
+    game = make_game(ana, ben)
+    return game, ana, ben, eve
+
+
+async def test_players_and_spectators_get_their_own_view_after_a_move(any_layer, table):
+    game, ana, ben, eve = table
+    sockets = {name: communicator(game.pk, user) for name, user in
+               [("ana", ana), ("ben", ben), ("eve", eve)]}
+    first = {}
+    for name, comm in sockets.items():
+        connected, _ = await comm.connect()
+        assert connected
+        first[name] = await receive_type(comm, "state")
+    assert [first[n]["game"]["seat"] for n in ("ana", "ben", "eve")] == [0, 1, None]
+    assert first["ana"]["game"]["view"]["legal_moves"]  # ana (seat 0) is to move
+    assert first["ben"]["game"]["view"]["legal_moves"] == []
+    assert "seed" not in json.dumps(first["eve"])
+
+    move = first["ana"]["game"]["view"]["legal_moves"][0]
+    await sockets["ana"].send_to(text_data=json.dumps(
+        {"type": "move", "move": move, "version": 0, "ref": "m1"}))
+    frames = {name: await receive_type(comm, "state") for name, comm in sockets.items()}
+    for name, seat in [("ana", 0), ("ben", 1), ("eve", None)]:
+        assert frames[name]["game"]["version"] == 1
+        assert frames[name]["game"]["seat"] == seat
+        assert frames[name]["game"]["view"]["borders"] == [move["between"]]
+    # Ben is now to move, and only ben's socket lists his legal moves.
+    assert frames["ben"]["game"]["view"]["legal_moves"]
+    assert frames["eve"]["game"]["view"]["legal_moves"] == []
+    for comm in sockets.values():
+        await comm.disconnect()
+
+
+async def test_ack_stale_and_illegal_moves(any_layer, table):
+    game, ana, ben, eve = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    state = await receive_type(comm, "state")
+    move = state["game"]["view"]["legal_moves"][0]
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "a"}))
+    ack = await receive_type(comm, "ack")
+    assert ack == {"type": "ack", "ref": "a", "version": 1}
+    # Sending the same move again for version 0: the game moved on; no doubled move.
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "b"}))
+    error = await receive_type(comm, "error")
+    assert error["code"] == "stale" and error["ref"] == "b"
+    fresh = await receive_type(comm, "state")
+    assert fresh["game"]["version"] == 1
+    # Not ana's turn any more.
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 1, "ref": "c"}))
+    error = await receive_type(comm, "error")
+    assert error["ref"] == "c" and error["code"] != "stale" and error["message"]
+    assert await database_sync_to_async(Move.objects.filter(game_id=game.pk).count)() == 1
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize(
+    "frame, fragment",
+    [
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        (json.dumps({"type": "dance"}), "Unknown message type"),
+        (json.dumps({"type": "move", "move": {"type": "border"}}), "version"),
+        (json.dumps({"type": "move", "version": True, "move": {}}), "version"),
+        (json.dumps({"type": "move", "version": 0, "move": "x"}), "\"move\" object"),
+        (json.dumps({"type": "move", "version": 0, "move": {}, "ref": 5}), "ref"),
+        (json.dumps({"type": "move", "version": 0, "move": {"type": "border", "between": "x" * 20000}}),
+         "too large"),
+    ],
+)
+async def test_malformed_frames_get_an_error_frame_and_change_nothing(frame, fragment, table,
+                                                                     inmemory_layer):
+    game, ana, *_ = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    await receive_type(comm, "state")
+    await comm.send_to(text_data=frame)
+    error = await receive_type(comm, "error")
+    assert error["code"] == "bad_frame" and fragment in error["message"]
+    # Still connected and usable; nothing was written.
+    await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await receive_type(comm, "state"))["game"]["version"] == 0
+    assert await database_sync_to_async(Move.objects.filter(game_id=game.pk).count)() == 0
+    await comm.disconnect()
+
+
+async def test_engine_refusal_reaches_the_player_with_the_rulebook_message(table, inmemory_layer):
+    game, ana, *_ = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    await receive_type(comm, "state")
+    await comm.send_to(text_data=json.dumps(
+        {"type": "move", "version": 0, "move": {"type": "border", "between": [[0, 0], [3, 3]]}}))
+    error = await receive_type(comm, "error")
+    assert error["code"] not in {"bad_frame", "stale"} and len(error["message"]) > 10
+    await comm.disconnect()
+
+
+async def test_spectators_cannot_move(table, inmemory_layer):
+    game, ana, ben, eve = table
+    comm = communicator(game.pk, eve)
+    await comm.connect()
+    await receive_type(comm, "state")
+    move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0}))
+    error = await receive_type(comm, "error")
+    assert error["code"] == "spectator"
+    await comm.disconnect()
+
+
+async def test_anonymous_wrong_origin_and_missing_game_are_refused(table, inmemory_layer):
+    game, ana, *_ = table
+    comm = communicator(game.pk)
+    connected, code = await comm.connect()
+    assert not connected and code == 4401
+    comm = communicator(game.pk, ana, origin=b"http://evil.example")
+    connected, _ = await comm.connect()
+    assert not connected
+    comm = communicator(game.pk + 1000, ana)
+    connected, code = await comm.connect()
+    assert not connected and code == 4404
+
+
+async def test_reconnect_resyncs_from_the_server_version(table, inmemory_layer):
+    """A client that dropped and reconnects gets the current version; re-sending its pending
+    move for the old version is refused as stale (no doubled move)."""
+    game, ana, ben, _ = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    state = await receive_type(comm, "state")
+    move = state["game"]["view"]["legal_moves"][0]
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "x"}))
+    await comm.disconnect()  # dropped before the ack could be read
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    state = await receive_type(comm, "state")
+    assert state["game"]["version"] == 1
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "x"}))
+    assert (await receive_type(comm, "error"))["code"] == "stale"
+    moves = await database_sync_to_async(lambda: list(
+        Move.objects.filter(game_id=game.pk).values_list("ply", flat=True)))()
+    assert moves == [0]
+    await comm.disconnect()
+
+
+async def test_a_seat_handed_to_a_bot_turns_its_socket_into_a_spectator(table, inmemory_layer,
+                                                                        settings):
+    from games import services
+
+    settings.BOT_RUNNER = "inprocess"
+    settings.BOT_MOVE_DELAY_S = 30  # the bot must not move during this test
+    game, ana, ben, _ = table
+    comm = communicator(game.pk, ben)
+    await comm.connect()
+    assert (await receive_type(comm, "state"))["game"]["seat"] == 1
+    await database_sync_to_async(services.seat_assign)(game_id=game.pk, index=1, bot_level="easy")
+    state = await receive_type(comm, "state")
+    assert state["game"]["seat"] is None
+    assert state["game"]["seats"][1]["is_bot"]
+    await comm.disconnect()
+    assert await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).version)() == 0

@@ -1,0 +1,195 @@
+"""The move service: the one write path every entry point uses."""
+
+import json
+import random
+
+import pytest
+
+from games import services
+from games.engine import get_rules
+from games.models import Game, Move
+from games.replay import game_replay
+
+from .helpers import a_legal_move, make_game, make_user, seat_to_move
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def players():
+    return make_user("ana"), make_user("ben")
+
+
+def test_full_table_starts_and_open_seats_wait(players):
+    ana, ben = players
+    assert make_game(ana, ben).status == Game.Status.ACTIVE
+    waiting = make_game(ana, options={"players": 3})
+    assert waiting.status == Game.Status.WAITING
+    assert [s.is_empty for s in waiting.seats.order_by("index")] == [False, True, True]
+    services.seat_take(game_id=waiting.pk, user=ben)
+    with pytest.raises(services.SeatError, match="already have a seat"):
+        services.seat_take(game_id=waiting.pk, user=ben)
+    services.seat_take(game_id=waiting.pk, user=make_user("cal"))
+    waiting.refresh_from_db()
+    assert waiting.status == Game.Status.ACTIVE
+    with pytest.raises(services.SeatError, match="already started"):
+        services.seat_take(game_id=waiting.pk, user=make_user("dee"))
+
+
+def test_move_appends_log_saves_snapshot_and_bumps_version(players, django_capture_on_commit_callbacks):
+    ana, ben = players
+    game = make_game(ana, ben)
+    move = a_legal_move(game, 0)
+    expected_state = get_rules("mapmaker").apply(game.state, 0, move)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        updated = services.move_submit(game_id=game.pk, seat_index=0, move=move,
+                                       expected_version=0, user=ana)
+    assert len(callbacks) == 1  # broadcast + bots only after commit
+    assert updated.version == 1
+    game.refresh_from_db()
+    assert game.state == expected_state
+    assert list(Move.objects.filter(game=game).values_list("ply", "seat", "move")) == [(0, 0, move)]
+
+
+@pytest.mark.parametrize(
+    "bad_move, code",
+    [
+        ({"type": "border", "between": [[0, 0], [5, 5]]}, None),
+        ({"type": "border", "between": [[0, 0]]}, None),
+        ({"type": "teleport"}, None),
+        ({"type": "undo"}, None),
+        ({"type": "choose_winner", "party": 1}, None),
+    ],
+)
+def test_illegal_move_is_refused_with_a_message_and_changes_nothing(players, bad_move, code):
+    ana, ben = players
+    game = make_game(ana, ben)
+    before = json.dumps(game.state, sort_keys=True)
+    with pytest.raises(services.MoveRejected) as info:
+        services.move_submit(game_id=game.pk, seat_index=0, move=bad_move, expected_version=0,
+                             user=ana)
+    assert info.value.message and info.value.code
+    game.refresh_from_db()
+    assert game.version == 0 and json.dumps(game.state, sort_keys=True) == before
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_too_small_border_message_comes_from_the_engine(players):
+    """The rulebook: you cannot close off fewer than 4 counties."""
+    ana, _ = players
+    game = make_game(ana, options={"mode": "solo-easy"})
+    # The corner county (3, -3) of the 37-county board has three neighbours in play.
+    for version, other in enumerate([[2, -3], [2, -2]]):
+        services.move_submit(game_id=game.pk, seat_index=0,
+                             move={"type": "border", "between": [[3, -3], other]},
+                             expected_version=version, user=ana)
+    with pytest.raises(services.MoveRejected) as info:
+        services.move_submit(game_id=game.pk, seat_index=0,
+                             move={"type": "border", "between": [[3, -3], [3, -2]]},
+                             expected_version=2, user=ana)
+    assert info.value.code == "too_small"
+    assert "at least 4" in info.value.message
+    assert Game.objects.get(pk=game.pk).version == 2
+
+
+def test_stale_version_and_wrong_seat_are_refused(players):
+    ana, ben = players
+    game = make_game(ana, ben)
+    move = a_legal_move(game, 0)
+    services.move_submit(game_id=game.pk, seat_index=0, move=move, expected_version=0, user=ana)
+    with pytest.raises(services.StaleVersion, match="moved on"):
+        services.move_submit(game_id=game.pk, seat_index=0, move=move, expected_version=0, user=ana)
+    game.refresh_from_db()
+    with pytest.raises(services.SeatError):
+        services.move_submit(game_id=game.pk, seat_index=1, move=a_legal_move(game, 1),
+                             expected_version=1, user=ana)
+    with pytest.raises(services.SeatError):  # a human seat cannot be played as a bot
+        services.move_submit(game_id=game.pk, seat_index=1, move=a_legal_move(game, 1),
+                             expected_version=1)
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_paused_game_refuses_moves_until_resumed(players):
+    ana, ben = players
+    game = make_game(ana, ben)
+    services.game_set_paused(game_id=game.pk, paused=True)
+    with pytest.raises(services.MoveRejected, match="paused"):
+        services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                             expected_version=0, user=ana)
+    services.game_set_paused(game_id=game.pk, paused=False)
+    services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                         expected_version=0, user=ana)
+
+
+def test_a_whole_game_finishes_with_a_result_and_replays_exactly(players):
+    ana, ben = players
+    users = {0: ana, 1: ben}
+    game = make_game(ana, ben)
+    rng = random.Random(7)
+    while game.status == Game.Status.ACTIVE:
+        seat = seat_to_move(game)
+        game = services.move_submit(game_id=game.pk, seat_index=seat,
+                                    move=a_legal_move(game, seat, rng),
+                                    expected_version=game.version, user=users[seat])
+    assert game.status == Game.Status.FINISHED and game.finished_at
+    assert game.result["winners"] and game.result["decided_by"]
+    assert game_replay(game=game).matches
+    with pytest.raises(services.MoveRejected, match="over"):
+        services.move_submit(game_id=game.pk, seat_index=0, move={"type": "undo"},
+                             expected_version=game.version, user=ana)
+
+
+def test_replay_notices_a_tampered_snapshot(players):
+    ana, ben = players
+    game = make_game(ana, ben)
+    services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                         expected_version=0, user=ana)
+    game.refresh_from_db()
+    assert game_replay(game=game).matches
+    Game.objects.filter(pk=game.pk).update(state=get_rules("mapmaker").setup({"players": 2}, 1))
+    game.refresh_from_db()
+    report = game_replay(game=game)
+    assert not report.matches and "differs" in report.problem
+
+
+def test_replay_command(players, capsys):
+    from django.core.management import CommandError, call_command
+
+    ana, ben = players
+    game = make_game(ana, ben)
+    services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                         expected_version=0, user=ana)
+    call_command("game_replay", game.pk)
+    assert f"game {game.pk}: OK (1 moves replayed)" in capsys.readouterr().out
+    Game.objects.filter(pk=game.pk).update(version=5)
+    with pytest.raises(CommandError, match="do not match"):
+        call_command("game_replay")
+    with pytest.raises(CommandError, match="No such game"):
+        call_command("game_replay", 99999)
+
+
+def test_seat_can_be_handed_to_a_bot_and_back(players):
+    ana, ben = players
+    game = make_game(ana, ben)
+    services.seat_assign(game_id=game.pk, index=1, bot_level="easy")
+    assert game.seats.get(index=1).is_bot
+    services.seat_assign(game_id=game.pk, index=1, user=ben)
+    seat = game.seats.get(index=1)
+    assert seat.user == ben and not seat.is_bot
+    with pytest.raises(services.SeatError, match="another seat"):
+        services.seat_assign(game_id=game.pk, index=0, user=ben)
+
+
+def test_rolled_back_transaction_broadcasts_nothing(players, monkeypatch):
+    from django.db import transaction
+
+    ana, ben = players
+    game = make_game(ana, ben)
+    sent = []
+    monkeypatch.setattr(services, "game_broadcast", lambda **kw: sent.append(kw))
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                             expected_version=0, user=ana)
+        raise RuntimeError("the caller failed after the move")
+    game.refresh_from_db()
+    assert game.version == 0 and sent == []
