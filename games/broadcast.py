@@ -6,6 +6,8 @@ group the view the engine computed for it, so a socket only ever receives what i
 see.  Events are plain JSON-safe dicts (channels_redis serialises them with msgpack).
 """
 
+import asyncio
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -57,9 +59,16 @@ def game_broadcast(*, game, seats):
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
-    for seat_index in [seat.index for seat in seats] + [None]:
-        send(
+    events = [
+        (
             group_for(game.pk, seat_index),
             {"type": EVENT_STATE, "game": game_payload(game=game, seats=seats, seat_index=seat_index)},
         )
+        for seat_index in [seat.index for seat in seats] + [None]
+    ]
+    async_to_sync(_send_all)(layer, events)
+
+
+async def _send_all(layer, events):
+    # One hop to the event loop, and the group sends overlap on the wire.
+    await asyncio.gather(*(layer.group_send(group, event) for group, event in events))

@@ -23,6 +23,12 @@ from games.selectors import game_frame
 MAX_FRAME_BYTES = 16 * 1024
 
 
+def db_call(func):
+    """Run ``func`` on the shared thread pool (not the one thread-sensitive thread), so the
+    database work of many sockets in one process overlaps; connections are tidied as usual."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 class FrameError(Exception):
     def __init__(self, message, ref=None):
         super().__init__(message)
@@ -59,7 +65,7 @@ def parse_frame(text):
     raise FrameError("Unknown message type; expected \"move\" or \"sync\".", ref)
 
 
-@database_sync_to_async
+@db_call
 def _load_access(game_id, user):
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
@@ -69,13 +75,13 @@ def _load_access(game_id, user):
     return game, True
 
 
-@database_sync_to_async
+@db_call
 def _frame(game_id, user):
     game = Game.objects.get(pk=game_id)
     return game_frame(game=game, user=user)
 
 
-@database_sync_to_async
+@db_call
 def _submit(**kwargs):
     return services.move_submit(**kwargs).version
 

@@ -21,10 +21,13 @@ def game_frame(*, game, user):
 
 def games_of_user(*, user):
     """Games ``user`` sits at or created, newest first."""
+    from django.db.models import Q
+
     return (
-        Game.objects.filter(seats__user=user).distinct()
-        | Game.objects.filter(created_by=user)
-    ).distinct().prefetch_related("seats__user")
+        Game.objects.filter(Q(seats__user=user) | Q(created_by=user))
+        .distinct()
+        .prefetch_related("seats__user")
+    )
 
 
 def open_games(*, exclude_user=None):

@@ -183,7 +183,8 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
             game = Game.objects.select_for_update().get(pk=game_id)
         except Game.DoesNotExist:
             raise GameError("There is no such game.", code="not_found") from None
-        seat = game.seats.select_related("user").filter(index=seat_index).first()
+        seats = list(game.seats.select_related("user").order_by("index"))
+        seat = next((s for s in seats if s.index == seat_index), None)
         if seat is None:
             raise SeatError("There is no such seat.")
         if user is not None and seat.user_id != user.pk:
@@ -217,7 +218,7 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
             game.finished_at = now
             fields += ["status", "result", "finished_at"]
         game.save(update_fields=fields)
-        transaction.on_commit(lambda: _after_commit(game.pk))
+        transaction.on_commit(lambda: _after_commit(game.pk, game=game, seats=seats))
     return game
 
 
@@ -228,10 +229,15 @@ _STATUS_MESSAGES = {
 }
 
 
-def _after_commit(game_id):
-    """Broadcast fresh views, tell listeners, schedule bots: only for committed changes."""
-    game = Game.objects.get(pk=game_id)
-    seats = list(game.seats.select_related("user").order_by("index"))
+def _after_commit(game_id, *, game=None, seats=None):
+    """Broadcast fresh views, tell listeners, schedule bots: only for committed changes.
+
+    ``move_submit`` passes the game and seats it saved under the row lock; other services let
+    this re-read them.
+    """
+    if game is None:
+        game = Game.objects.get(pk=game_id)
+        seats = list(game.seats.select_related("user").order_by("index"))
     game_broadcast(game=game, seats=seats)
     game_changed.send(sender=Game, game=game, seats=seats)
     bot_runner.bot_turns_schedule(game=game, seats=seats)

@@ -16,7 +16,8 @@ import environ
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+if (BASE_DIR / ".env").exists():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 TESTING = "pytest" in sys.modules or env.bool("TESTING", default=False)
 DEBUG = env.bool("DEBUG", default=False)
@@ -103,7 +104,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not :memory:, so a live server in another process sees the test database.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+    # Persistent connections: a socket's database calls would otherwise reconnect every time.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["TEST"] = {
         "NAME": env("TEST_DATABASE_NAME", default="test_" + DATABASES["default"]["NAME"])
     }

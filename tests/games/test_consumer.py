@@ -211,3 +211,23 @@ async def test_a_seat_handed_to_a_bot_turns_its_socket_into_a_spectator(table, i
     assert state["game"]["seats"][1]["is_bot"]
     await comm.disconnect()
     assert await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).version)() == 0
+
+
+@pytest.mark.redis
+async def test_an_idle_socket_on_redis_still_hears_the_next_move(redis_layer, table):
+    """Regression: with redis-py 8 the layer's blocking read timed out after 5 idle seconds
+    and closed every socket with 1011 (redis is pinned below 8)."""
+    game, ana, ben, _ = table
+    watcher = communicator(game.pk, ben)
+    await watcher.connect()
+    await receive_type(watcher, "state")
+    import asyncio
+
+    await asyncio.sleep(6.5)
+    mover = communicator(game.pk, ana)
+    await mover.connect()
+    move = (await receive_type(mover, "state"))["game"]["view"]["legal_moves"][0]
+    await mover.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0}))
+    assert (await receive_type(watcher, "state"))["game"]["version"] == 1
+    await mover.disconnect()
+    await watcher.disconnect()

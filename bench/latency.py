@@ -1,0 +1,228 @@
+"""Live-play latency: move sent -> every seat has the new view, against a bare echo socket.
+
+Production shape: PostgreSQL, the Redis channel layer, ``--asgi`` daphne processes (sockets of
+one game are spread over them, so every broadcast crosses processes through Redis).  Each of
+``--games`` 4-player Mapmaker games has 4 sockets; each game's player to move sends a legal
+border after a think time, and the latency is the time until all 4 sockets of that game have
+received the new version.  The baseline is the same number of sockets on a bare echo consumer,
+sending at the same pace: time until the echo returns.  Run through ``bench/latency.sh``.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VERSION_RE = re.compile(rb'"version":(\d+)')
+
+
+def django_setup():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gerrymander_site.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def make_tables(n_games):
+    """400 users with sessions and 100 four-player games; returns [(game_id, [cookie]*4)]."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+
+    User = get_user_model()
+    tables = []
+    for g in range(n_games):
+        users = [User.objects.create(username=f"bench-{g}-{s}") for s in range(4)]
+        game = services.game_create(
+            kind="mapmaker", options={"players": 4, "first_seat": 0}, seed=f"bench-{g}",
+            seats=[services.SeatSpec(user=u) for u in users],
+        )
+        cookies = []
+        for user in users:
+            session = SessionStore()
+            session["_auth_user_id"] = str(user.pk)
+            session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+            session["_auth_user_hash"] = user.get_session_auth_hash()
+            session.create()
+            cookies.append(f"sessionid={session.session_key}")
+        tables.append((game.pk, cookies))
+    return tables
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_servers(count):
+    procs, ports = [], []
+    for _ in range(count):
+        port = free_port()
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "gerrymander_site.asgi:application"],
+            cwd=ROOT, stdout=open(ROOT / f"var/bench-asgi-{port}.log", "w"), stderr=subprocess.STDOUT,
+        ))
+        ports.append(port)
+    for port in ports:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+    return procs, ports
+
+
+def summary(name, samples, errors):
+    samples = sorted(samples)
+    if not samples:
+        return f"{name:<28} no samples, errors {errors}"
+    p50 = statistics.median(samples) * 1000
+    p95 = samples[min(len(samples) - 1, int(len(samples) * 0.95))] * 1000
+    return (f"{name:<28} n={len(samples):<6} p50={p50:7.1f} ms  p95={p95:7.1f} ms  "
+            f"max={samples[-1] * 1000:7.1f} ms  errors={errors}"), p50, p95
+
+
+async def run_echo(ports, n_games, rounds, think):
+    from websockets.asyncio.client import connect
+
+    samples, errors = [], 0
+
+    async def group(g):
+        nonlocal errors
+        sockets = [await connect(f"ws://127.0.0.1:{ports[(g + s) % len(ports)]}/ws/echo/",
+                                 origin="http://127.0.0.1", max_size=None)
+                   for s in range(4)]
+        rng = random.Random(g)
+        try:
+            for r in range(rounds):
+                await asyncio.sleep(rng.uniform(*think))
+                sender = sockets[r % 4]
+                start = time.perf_counter()
+                await sender.send(json.dumps({"n": r, "g": g}))
+                try:
+                    await asyncio.wait_for(sender.recv(), 10)
+                    samples.append(time.perf_counter() - start)
+                except TimeoutError:
+                    errors += 1
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    await asyncio.gather(*(group(g) for g in range(n_games)))
+    return samples, errors
+
+
+async def run_games(ports, tables, rounds, think):
+    from websockets.asyncio.client import connect
+
+    samples, errors = [], 0
+
+    async def table(g, game_id, cookies):
+        nonlocal errors
+        sockets = [await connect(
+            f"ws://127.0.0.1:{ports[(g + s) % len(ports)]}/ws/games/{game_id}/",
+            origin="http://127.0.0.1", additional_headers={"Cookie": cookie}, max_size=None)
+            for s, cookie in enumerate(cookies)]
+        latest = [None] * 4  # last full frame per seat (parsed lazily)
+        versions = [-1] * 4
+        arrived = asyncio.Event()
+
+        async def reader(s):
+            nonlocal errors
+            async for raw in sockets[s]:
+                data = raw.encode() if isinstance(raw, str) else raw
+                if data.startswith(b'{"type":"state"'):
+                    versions[s] = int(VERSION_RE.search(data).group(1))
+                    latest[s] = data
+                    arrived.set()
+                elif data.startswith(b'{"type":"error"'):
+                    errors += 1
+
+        readers = [asyncio.create_task(reader(s)) for s in range(4)]
+        rng = random.Random(g)
+        try:
+            while min(versions) < 0:
+                arrived.clear()
+                await asyncio.wait_for(arrived.wait(), 10)
+            for _ in range(rounds):
+                await asyncio.sleep(rng.uniform(*think))
+                frame = json.loads(latest[0])["game"]
+                view = frame["view"]
+                if view["is_over"]:
+                    break
+                seat = view["to_move"][0]
+                mine = json.loads(latest[seat])["game"]
+                version = mine["version"]
+                move = rng.choice(mine["view"]["legal_moves"])
+                start = time.perf_counter()
+                await sockets[seat].send(json.dumps(
+                    {"type": "move", "move": move, "version": version, "ref": str(version)}))
+                deadline = start + 10
+                while min(versions) <= version and time.perf_counter() < deadline:
+                    arrived.clear()
+                    try:
+                        await asyncio.wait_for(arrived.wait(), deadline - time.perf_counter())
+                    except TimeoutError:
+                        break
+                if min(versions) > version:
+                    samples.append(time.perf_counter() - start)
+                else:
+                    errors += 1
+        finally:
+            for ws in sockets:
+                await ws.close()
+            for task in readers:
+                task.cancel()
+
+    await asyncio.gather(*(table(g, gid, cookies) for g, (gid, cookies) in enumerate(tables)))
+    return samples, errors
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=20, help="moves per game")
+    parser.add_argument("--asgi", type=int, default=2, help="daphne processes")
+    parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5),
+                        help="think time range between moves of a game, seconds")
+    args = parser.parse_args()
+    django_setup()
+    print(f"setting up {args.games} games x 4 sockets on {args.asgi} ASGI processes ...",
+          flush=True)
+    tables = make_tables(args.games)
+    from django.db import connections
+
+    connections.close_all()
+    procs, ports = start_servers(args.asgi)
+    try:
+        echo = asyncio.run(run_echo(ports, args.games, args.rounds, tuple(args.think)))
+        moves = asyncio.run(run_games(ports, tables, args.rounds, tuple(args.think)))
+    finally:
+        for proc in procs:
+            proc.terminate()
+    line_echo, _, echo_p95 = summary("echo (baseline)", *echo)
+    line_move, _, move_p95 = summary("move -> all 4 seats", *moves)
+    print()
+    print(f"live-play latency, {args.games} games / {args.games * 4} sockets, "
+          f"{args.asgi} daphne processes, Redis layer, PostgreSQL, think {args.think} s")
+    print(line_echo)
+    print(line_move)
+    print(f"p95 ratio move/echo: {move_p95 / echo_p95:.2f} (goal <= 2.0)")
+
+
+if __name__ == "__main__":
+    main()
