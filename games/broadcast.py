@@ -7,6 +7,7 @@ see.  Events are plain JSON-safe dicts (channels_redis serialises them with msgp
 """
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -66,7 +67,18 @@ def game_broadcast(*, game, seats):
         )
         for seat_index in [seat.index for seat in seats] + [None]
     ]
-    async_to_sync(_send_all)(layer, events)
+    _run_async(_send_all, layer, events)
+
+
+def _run_async(func, *args):
+    """Run ``func(*args)`` from sync code.  Sync code called inside a running event loop (a
+    tool or test driving its own loop) cannot use async_to_sync there: use a helper thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return async_to_sync(func)(*args)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(async_to_sync(func), *args).result()
 
 
 async def _send_all(layer, events):

@@ -127,6 +127,7 @@ def _database_url(settings_dict):
 
 def live_server_start(*, extra_env=None, log_name="liveserver"):
     """Start daphne on a free port against the current test database; return (url, proc)."""
+    from django.conf import settings
     from django.db import connection
 
     port = _free_port()
@@ -134,7 +135,7 @@ def live_server_start(*, extra_env=None, log_name="liveserver"):
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(connection.settings_dict),
-        "SECRET_KEY": "live-server-test-key-" + "x" * 40,
+        "SECRET_KEY": settings.SECRET_KEY,  # sessions made by the tests must verify there
         "TESTING": "true",
         "DEBUG": "false",
         "SECURE_SSL_REDIRECT": "false",
@@ -219,13 +220,14 @@ def pytest_collection_modifyitems(config, items):
 
 def celery_worker_start(*, name, extra_env=None, script=None):
     """Start a worker process (solo pool, bots queue) against the current test database."""
+    from django.conf import settings
     from django.db import connection
 
     log_path = ROOT / f"celery-{name}.log"
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(connection.settings_dict),
-        "SECRET_KEY": "celery-worker-test-key-" + "x" * 40,
+        "SECRET_KEY": settings.SECRET_KEY,
         "TESTING": "true",
         "BOT_RUNNER": "celery",
         "BOT_MOVE_DELAY_S": "0",

@@ -1,0 +1,495 @@
+// SVG board for Mapmaker, drawn only from the engine view.
+//
+// Geometry: pointy-top hexes in axial coordinates (q, r), centre (0, 0).  The six neighbour
+// directions are (1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1).  An edge between two counties in
+// play is a potential border; an edge towards a position not in play is the board edge.
+//
+// DOM hooks (stable, used by tests):
+//   svg.mm-board                        the board (inside #board)
+//   [data-edge="q1,r1|q2,r2"]           focusable hit target of a free edge; the pair is sorted
+//                                       by (q, r) numerically, see edgeKey()
+//   [data-legal="true"|"false"]         on those targets, from view.legal_moves
+//   [data-border="q1,r1|q2,r2"]         a placed border line
+//   [data-county="q,r"]                 a county group; [data-district="i"] when in a district
+//   [data-district-marker="i"]          the marker of completed district i
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+export const DIRECTIONS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+
+export const PARTIES = [
+  { name: "Red Elephants", short: "Red", letter: "R", animal: "Elephants", color: "#d43d3d", tint: "#f5c9c9", ink: "#ffffff" },
+  { name: "Blue Donkeys", short: "Blue", letter: "B", animal: "Donkeys", color: "#2f6fd6", tint: "#c9d9f5", ink: "#ffffff" },
+  { name: "Yellow Porcupines", short: "Yellow", letter: "Y", animal: "Porcupines", color: "#e0b400", tint: "#f6e7a6", ink: "#2b2200" },
+  { name: "Green Leaves", short: "Green", letter: "G", animal: "Leaves", color: "#2e9b4b", tint: "#c7e8cf", ink: "#ffffff" },
+];
+export const NEUTRAL = { name: "Neutral", short: "Neutral", letter: "N", color: "#8b8f98", tint: "#e4e5e8", ink: "#ffffff" };
+
+export function partyInfo(party) {
+  return party === null || party === undefined ? NEUTRAL : (PARTIES[party] || NEUTRAL);
+}
+
+const SIZE = 30; // hex circumradius in viewBox units
+const SQ3 = Math.sqrt(3);
+const HIT_HALF_WIDTH = SIZE * 0.3; // hit area is 0.8 x 0.6 of an edge
+
+export function countyKey(q, r) { return `${q},${r}`; }
+
+/** "q1,r1|q2,r2" with the pair sorted by q, then r (numerically). */
+export function edgeKey(a, b) {
+  const [x, y] = (a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1])) ? [a, b] : [b, a];
+  return `${x[0]},${x[1]}|${y[0]},${y[1]}`;
+}
+
+export function parseEdgeKey(key) {
+  return key.split("|").map((part) => part.split(",").map(Number));
+}
+
+export function hexCenter(q, r) {
+  return { x: SIZE * SQ3 * (q + r / 2), y: SIZE * 1.5 * r };
+}
+
+function hexCorners(cx, cy, radius) {
+  const pts = [];
+  for (let i = 0; i < 6; i += 1) {
+    const a = (Math.PI / 180) * (60 * i - 30);
+    pts.push([cx + radius * Math.cos(a), cy + radius * Math.sin(a)]);
+  }
+  return pts;
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function fmt(n) { return Math.round(n * 100) / 100; }
+
+/** The segment two neighbouring hexes share (pointy-top: edge length == circumradius). */
+function sharedEdge(a, b, shrink = 1) {
+  const ca = hexCenter(a[0], a[1]);
+  const cb = hexCenter(b[0], b[1]);
+  const mx = (ca.x + cb.x) / 2;
+  const my = (ca.y + cb.y) / 2;
+  const dx = cb.x - ca.x;
+  const dy = cb.y - ca.y;
+  const len = Math.hypot(dx, dy);
+  const px = -dy / len;
+  const py = dx / len;
+  const half = (SIZE / 2) * shrink;
+  return { x1: mx - px * half, y1: my - py * half, x2: mx + px * half, y2: my + py * half, mx, my };
+}
+
+/** Token outline per party (shape as well as colour, for colour-blind players). */
+function drawToken(parent, cx, cy, party) {
+  const info = partyInfo(party);
+  const r = SIZE * 0.47;
+  const common = { class: "token-shape", fill: info.color };
+  if (party === 1) {
+    const s = r * 1.62;
+    return el("rect", { ...common, x: fmt(cx - s / 2), y: fmt(cy - s / 2), width: fmt(s), height: fmt(s), rx: fmt(s * 0.22) }, parent);
+  }
+  if (party === 2) {
+    const s = r * 1.2;
+    const pts = [[cx, cy - s], [cx + s, cy], [cx, cy + s], [cx - s, cy]];
+    return el("polygon", { ...common, points: pts.map((p) => p.map(fmt).join(",")).join(" "), "stroke-linejoin": "round" }, parent);
+  }
+  if (party === 3) {
+    const pts = [];
+    for (let i = 0; i < 8; i += 1) {
+      const a = (Math.PI / 4) * i + Math.PI / 8;
+      pts.push([cx + r * 1.05 * Math.cos(a), cy + r * 1.05 * Math.sin(a)]);
+    }
+    return el("polygon", { ...common, points: pts.map((p) => p.map(fmt).join(",")).join(" ") }, parent);
+  }
+  return el("circle", { ...common, cx: fmt(cx), cy: fmt(cy), r: fmt(r) }, parent);
+}
+
+const ARROWS = {
+  ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1],
+};
+
+export class MapmakerBoard {
+  /**
+   * @param {HTMLElement} container  element the <svg> goes into (#board)
+   * @param {object} options
+   *   onEdge({key, between, legal})   the player activated an edge (click, tap, Enter, Space)
+   *   onHint(text)                    short hints ("Tap again to place the border")
+   */
+  constructor(container, options = {}) {
+    this.container = container;
+    this.onEdge = options.onEdge || (() => {});
+    this.onHint = options.onHint || (() => {});
+    this.view = null;
+    this.interactive = false;
+    this.focusKey = null;
+    this.armedKey = null;
+    this.lastPointerType = "mouse";
+    this.prevBorders = null;
+    this.edgeNodes = new Map();
+    this.edgeMid = new Map();
+    this.svg = el("svg", {
+      class: "mm-board",
+      role: "group",
+      "aria-label": "Mapmaker board",
+      "aria-roledescription": "game board",
+      preserveAspectRatio: "xMidYMid meet",
+    });
+    this.container.appendChild(this.svg);
+    this.svg.addEventListener("pointerdown", (e) => { this.lastPointerType = e.pointerType || "mouse"; });
+    this.svg.addEventListener("click", (e) => this._onClick(e));
+    this.svg.addEventListener("keydown", (e) => this._onKeyDown(e));
+    this.svg.addEventListener("focusin", (e) => {
+      const key = e.target.getAttribute && e.target.getAttribute("data-edge");
+      if (key) this._setRoving(key);
+    });
+  }
+
+  /**
+   * Draw the board.
+   * @param {object} view      engine view
+   * @param {object} options   {interactive: bool, highlightDistrict: index|null, mode}
+   */
+  render(view, options = {}) {
+    const hadFocus = this.svg.contains(document.activeElement);
+    const prevFocusMid = this.focusKey ? this.edgeMid.get(this.focusKey) : null;
+    this.view = view;
+    this.interactive = !!options.interactive;
+    this.armedKey = null;
+    const highlight = options.highlightDistrict ?? null;
+    const mode = view.mode || "multiplayer";
+
+    const counties = new Map();
+    for (const c of view.counties || []) counties.set(countyKey(c.q, c.r), c);
+    const districts = view.districts || [];
+    const districtOf = new Map();
+    districts.forEach((d, i) => {
+      for (const [q, r] of d.counties || []) districtOf.set(countyKey(q, r), i);
+    });
+    for (const c of counties.values()) {
+      if (c.district !== null && c.district !== undefined && !districtOf.has(countyKey(c.q, c.r))) {
+        districtOf.set(countyKey(c.q, c.r), c.district);
+      }
+    }
+    const borders = new Set((view.borders || []).map(([a, b]) => edgeKey(a, b)));
+    const legal = new Set();
+    for (const m of view.legal_moves || []) {
+      if (m.type === "border" && m.between) legal.add(edgeKey(m.between[0], m.between[1]));
+    }
+    const newBorders = new Set();
+    if (this.prevBorders) {
+      for (const k of borders) if (!this.prevBorders.has(k)) newBorders.add(k);
+    }
+    this.prevBorders = borders;
+
+    // Edges: interior (free or border) and board edge.
+    const interior = [];
+    const boardEdges = [];
+    const seen = new Set();
+    for (const c of counties.values()) {
+      for (const [dq, dr] of DIRECTIONS) {
+        const nq = c.q + dq;
+        const nr = c.r + dr;
+        const a = [c.q, c.r];
+        const b = [nq, nr];
+        const key = edgeKey(a, b);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (counties.has(countyKey(nq, nr))) interior.push({ key, a, b });
+        else boardEdges.push({ key, a, b });
+      }
+    }
+
+    // Bounding box.
+    let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+    for (const c of counties.values()) {
+      const { x, y } = hexCenter(c.q, c.r);
+      minX = Math.min(minX, x - SIZE * SQ3 / 2); maxX = Math.max(maxX, x + SIZE * SQ3 / 2);
+      minY = Math.min(minY, y - SIZE); maxY = Math.max(maxY, y + SIZE);
+    }
+    if (!Number.isFinite(minX)) { minX = -100; minY = -100; maxX = 100; maxY = 100; }
+    const pad = 8;
+    this.svg.setAttribute("viewBox", [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad].map(fmt).join(" "));
+    this.svg.dataset.interactive = this.interactive ? "true" : "false";
+    this.svg.dataset.mode = mode;
+
+    this.svg.replaceChildren();
+    const defs = el("defs", {}, this.svg);
+    const hatch = el("pattern", { id: "mm-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+    el("rect", { width: 8, height: 8, fill: "#eceef2" }, hatch);
+    el("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#c3c7d1", "stroke-width": 3 }, hatch);
+
+    const gCounties = el("g", { class: "counties", "aria-hidden": "false" }, this.svg);
+    const gLines = el("g", { class: "lines", "aria-hidden": "true" }, this.svg);
+    const gMarkers = el("g", { class: "markers" }, this.svg);
+    const gEdges = el("g", { class: "edges", role: "group", "aria-label": "Edges where a border can go" }, this.svg);
+
+    // Counties.
+    for (const c of counties.values()) {
+      const key = countyKey(c.q, c.r);
+      const { x, y } = hexCenter(c.q, c.r);
+      const di = districtOf.get(key);
+      const d = di !== undefined ? districts[di] : null;
+      const swing = c.swing !== undefined ? !!c.swing : (c.value === 0 || c.value === 1);
+      const info = partyInfo(c.party);
+      const classes = ["county"];
+      if (swing) classes.push("swing");
+      if (d) classes.push("in-district");
+      if (di !== undefined && di === highlight) classes.push("highlight");
+      const g = el("g", { class: classes.join(" "), "data-county": key, "data-district": di ?? null, role: "img" }, gCounties);
+      let fill = "#fffdf7";
+      if (d) {
+        if (d.winner !== null && d.winner !== undefined) fill = partyInfo(d.winner).tint;
+        else fill = "url(#mm-hatch)";
+      } else if (swing) {
+        fill = "#f3ebfb";
+      }
+      el("polygon", {
+        class: "hex",
+        points: hexCorners(x, y, SIZE).map((p) => p.map(fmt).join(",")).join(" "),
+        fill,
+      }, g);
+      if (swing) {
+        el("polygon", {
+          class: "swing-ring",
+          points: hexCorners(x, y, SIZE * 0.84).map((p) => p.map(fmt).join(",")).join(" "),
+        }, g);
+      }
+      const token = drawToken(g, x, y, c.party);
+      if (swing) token.classList.add("swing-token");
+      const text = el("text", {
+        class: "value", x: fmt(x), y: fmt(y), "text-anchor": "middle", "dominant-baseline": "central",
+        fill: info.ink,
+      }, g);
+      text.textContent = String(c.value);
+      let label = `County (${c.q},${c.r}): ${c.party === null || c.party === undefined ? "neutral token" : info.name}, ${c.value} ${c.value === 1 ? "vote" : "votes"}`;
+      if (swing) label += ", swing county";
+      if (d) {
+        label += d.winner !== null && d.winner !== undefined
+          ? `, in a district won by ${partyInfo(d.winner).name}` : ", in a tied district";
+      }
+      g.setAttribute("aria-label", label);
+      el("title", {}, g).textContent = label;
+    }
+
+    // Board edge and placed borders.
+    for (const e of boardEdges) {
+      const s = sharedEdge(e.a, e.b);
+      el("line", { class: "board-edge", x1: fmt(s.x1), y1: fmt(s.y1), x2: fmt(s.x2), y2: fmt(s.y2) }, gLines);
+    }
+    for (const e of interior) {
+      if (!borders.has(e.key)) continue;
+      const s = sharedEdge(e.a, e.b);
+      el("line", {
+        class: newBorders.has(e.key) ? "border new" : "border",
+        "data-border": e.key,
+        x1: fmt(s.x1), y1: fmt(s.y1), x2: fmt(s.x2), y2: fmt(s.y2),
+      }, gLines);
+    }
+
+    // District markers: on the county nearest the district's centroid.
+    districts.forEach((d, i) => {
+      const cs = (d.counties || []).filter(([q, r]) => counties.has(countyKey(q, r)));
+      if (!cs.length) return;
+      const pts = cs.map(([q, r]) => hexCenter(q, r));
+      const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length;
+      const cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+      let best = pts[0];
+      for (const p of pts) if (Math.hypot(p.x - cx, p.y - cy) < Math.hypot(best.x - cx, best.y - cy)) best = p;
+      const mx = best.x + SIZE * 0.5;
+      const my = best.y - SIZE * 0.5;
+      const won = d.winner !== null && d.winner !== undefined;
+      const pending = !won && i === highlight;
+      const info = won ? partyInfo(d.winner) : null;
+      const g = el("g", {
+        class: `district-marker${won ? "" : " tied"}${pending ? " pending" : ""}`,
+        "data-district-marker": i,
+        "data-winner": won ? d.winner : "none",
+        role: "img",
+      }, gMarkers);
+      el("circle", { cx: fmt(mx), cy: fmt(my), r: fmt(SIZE * 0.36), fill: won ? info.color : (pending ? "#5b3fb5" : "#5d6272") }, g);
+      const t = el("text", {
+        x: fmt(mx), y: fmt(my), "text-anchor": "middle", "dominant-baseline": "central",
+        fill: won ? info.ink : "#ffffff",
+      }, g);
+      t.textContent = won ? info.letter : (pending ? "?" : "=");
+      let label;
+      if (won) label = `District ${i + 1}: won by ${info.name}`;
+      else if (pending) label = `District ${i + 1}: tied, waiting for the winner to be chosen`;
+      else label = `District ${i + 1}: tied`;
+      if (d.votes && typeof d.votes === "object") {
+        const parts = Object.entries(d.votes)
+          .filter(([, v]) => v > 0)
+          .map(([p, v]) => `${partyInfo(Number(p)).short} ${v}`);
+        if (parts.length) label += ` (votes: ${parts.join(", ")})`;
+      } else if (Array.isArray(d.votes)) {
+        const parts = d.votes.map((v, p) => (v > 0 ? `${partyInfo(p).short} ${v}` : null)).filter(Boolean);
+        if (parts.length) label += ` (votes: ${parts.join(", ")})`;
+      }
+      g.setAttribute("aria-label", label);
+      el("title", {}, g).textContent = label;
+    });
+
+    // Free edges: an invisible wide hit line and a preview line each.
+    this.edgeNodes = new Map();
+    this.edgeMid = new Map();
+    const free = interior.filter((e) => {
+      if (borders.has(e.key)) return false;
+      const da = districtOf.get(countyKey(e.a[0], e.a[1]));
+      const db = districtOf.get(countyKey(e.b[0], e.b[1]));
+      return !(da !== undefined && da === db); // never inside a completed district
+    });
+    for (const e of free) {
+      const [a, b] = parseEdgeKey(e.key);
+      const s = sharedEdge(a, b);
+      const hs = sharedEdge(a, b, 0.8);
+      // Hit area: a transparent rectangle along the edge (a polygon, not a stroked line, so
+      // its bounding box is never empty: test tools see it as visible and clickable).
+      const ux = (hs.x2 - hs.x1) / (SIZE * 0.8);
+      const uy = (hs.y2 - hs.y1) / (SIZE * 0.8);
+      const w = HIT_HALF_WIDTH;
+      const rect = [
+        [hs.x1 - uy * w, hs.y1 + ux * w], [hs.x2 - uy * w, hs.y2 + ux * w],
+        [hs.x2 + uy * w, hs.y2 - ux * w], [hs.x1 + uy * w, hs.y1 - ux * w],
+      ];
+      const isLegal = legal.has(e.key);
+      const g = el("g", { class: "edge" }, gEdges);
+      const hit = el("polygon", {
+        class: "edge-hit",
+        "data-edge": e.key,
+        "data-legal": isLegal ? "true" : "false",
+        tabindex: "-1",
+        role: "button",
+        "aria-label": `Border between county (${a[0]},${a[1]}) and (${b[0]},${b[1]})`,
+        // Not aria-disabled: an illegal edge can still be tried (the engine says why not).
+        "aria-description": this.interactive ? (isLegal ? "allowed" : "not allowed") : null,
+        points: rect.map((p) => p.map(fmt).join(",")).join(" "),
+      }, g);
+      el("line", {
+        class: "edge-preview",
+        "aria-hidden": "true",
+        x1: fmt(s.x1), y1: fmt(s.y1), x2: fmt(s.x2), y2: fmt(s.y2),
+      }, g);
+      this.edgeNodes.set(e.key, hit);
+      this.edgeMid.set(e.key, { x: s.mx, y: s.my });
+    }
+
+    // Roving tabindex: keep the focused edge, else the nearest one, else a legal one near the centre.
+    let key = this.focusKey && this.edgeNodes.has(this.focusKey) ? this.focusKey : null;
+    if (!key && this.edgeNodes.size) {
+      const target = prevFocusMid || { x: 0, y: 0 };
+      let bestD = Infinity;
+      for (const [k, mid] of this.edgeMid) {
+        const penalty = !prevFocusMid && !legal.has(k) ? 1e6 : 0;
+        const dist = Math.hypot(mid.x - target.x, mid.y - target.y) + penalty;
+        if (dist < bestD) { bestD = dist; key = k; }
+      }
+    }
+    this.focusKey = null;
+    if (key) {
+      this._setRoving(key);
+      if (hadFocus) this.edgeNodes.get(key).focus({ preventScroll: true });
+    }
+  }
+
+  _setRoving(key) {
+    if (this.focusKey === key) return;
+    const old = this.focusKey && this.edgeNodes.get(this.focusKey);
+    if (old) old.setAttribute("tabindex", "-1");
+    const node = this.edgeNodes.get(key);
+    if (node) node.setAttribute("tabindex", "0");
+    this.focusKey = key;
+  }
+
+  focusEdge(key) {
+    const node = this.edgeNodes.get(key);
+    if (!node) return false;
+    this._setRoving(key);
+    node.focus({ preventScroll: false });
+    return true;
+  }
+
+  /** Mark an edge as "being placed" until the next render (feedback while the move travels). */
+  markPlacing(key) {
+    const node = this.edgeNodes.get(key);
+    if (node) node.parentNode.classList.add("placing");
+  }
+
+  _disarm() {
+    if (!this.armedKey) return;
+    const node = this.edgeNodes.get(this.armedKey);
+    if (node) node.parentNode.classList.remove("armed");
+    this.armedKey = null;
+  }
+
+  _activate(key, viaTouch) {
+    const node = this.edgeNodes.get(key);
+    if (!node) return;
+    if (viaTouch && this.interactive && this.armedKey !== key) {
+      // Touch has no hover preview: the first tap shows the border, the second places it.
+      this._disarm();
+      this.armedKey = key;
+      node.parentNode.classList.add("armed");
+      this._setRoving(key);
+      this.onHint("Tap the same edge again to place the border.");
+      return;
+    }
+    this._disarm();
+    const between = parseEdgeKey(key);
+    this.onEdge({ key, between, legal: node.getAttribute("data-legal") === "true" });
+  }
+
+  _onClick(event) {
+    const target = event.target.closest ? event.target.closest("[data-edge]") : null;
+    if (!target) { this._disarm(); return; }
+    const key = target.getAttribute("data-edge");
+    this._setRoving(key);
+    this._activate(key, this.lastPointerType === "touch" || this.lastPointerType === "pen");
+    this.lastPointerType = "mouse";
+  }
+
+  _onKeyDown(event) {
+    const key = event.target.getAttribute && event.target.getAttribute("data-edge");
+    if (!key) return;
+    if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") {
+      event.preventDefault();
+      this._activate(key, false);
+      return;
+    }
+    if (event.key === "Escape") { this._disarm(); return; }
+    if (event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      const keys = [...this.edgeNodes.keys()];
+      if (keys.length) this.focusEdge(event.key === "Home" ? keys[0] : keys[keys.length - 1]);
+      return;
+    }
+    const dir = ARROWS[event.key];
+    if (!dir) return;
+    event.preventDefault();
+    const next = this.nearestInDirection(key, dir);
+    if (next) this.focusEdge(next);
+  }
+
+  /** The edge whose midpoint is nearest in the direction `dir` ([dx, dy], screen axes). */
+  nearestInDirection(fromKey, dir) {
+    const from = this.edgeMid.get(fromKey);
+    if (!from) return null;
+    let best = null;
+    let bestScore = Infinity;
+    for (const [k, mid] of this.edgeMid) {
+      if (k === fromKey) continue;
+      const dx = mid.x - from.x;
+      const dy = mid.y - from.y;
+      const dist = Math.hypot(dx, dy);
+      if (dist < 1e-6) continue;
+      const cos = (dx * dir[0] + dy * dir[1]) / dist;
+      if (cos < 0.35) continue; // within ~70 degrees of the arrow
+      const score = dist * (1 + 2.5 * (1 - cos));
+      if (score < bestScore) { bestScore = score; best = k; }
+    }
+    return best;
+  }
+}

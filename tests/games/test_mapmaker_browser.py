@@ -1,0 +1,129 @@
+"""Mapmaker in a real browser (Debian Chromium via Playwright) against a live daphne server."""
+
+import random
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+
+from games.models import Game, Move
+from games.replay import game_replay
+
+from .helpers import make_game, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def signed_in_page(browser, live_server_url, user):
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    context = browser.new_context(base_url=live_server_url)
+    context.add_cookies([{"name": "sessionid", "value": session.session_key,
+                          "url": live_server_url}])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    return page
+
+
+def version(page):
+    return int(page.locator("body").get_attribute("data-version"))
+
+
+def wait_version_above(page, v):
+    page.wait_for_function(f"Number(document.body.dataset.version) > {v}", timeout=15000)
+
+
+def play_one_action(page, rng):
+    """If it is this page's player's turn: settle a tie or click a legal edge. True if acted."""
+    dialog = page.locator("#tie-dialog[open]")
+    if dialog.count():
+        before = version(page)
+        dialog.locator("button[data-party]").first.click()
+        wait_version_above(page, before)
+        return True
+    if page.locator("body[data-my-turn='true'][data-busy='false']").count() == 0:
+        return False
+    edges = page.locator("[data-edge][data-legal='true']")
+    count = edges.count()
+    if count == 0:
+        return False
+    before = version(page)
+    edges.nth(rng.randrange(count)).click()
+    wait_version_above(page, before)
+    return True
+
+
+def test_two_players_play_a_whole_game_by_clicking_edges(browser, live_server_url):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = make_game(ana, ben, options={"players": 2, "first_seat": 0}, seed="browser-2p")
+    pages = [signed_in_page(browser, live_server_url, user) for user in (ana, ben)]
+    for page in pages:
+        page.goto(f"/games/{game.pk}/")
+        page.wait_for_selector("#board svg [data-edge]", state="attached")
+        page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    rng = random.Random(3)
+    clicks = 0
+    while not all(page.locator("body[data-over='true']").count() for page in pages):
+        acted = False
+        for page in pages:
+            if play_one_action(page, rng):
+                clicks += 1
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(100)
+        assert clicks < 400, "the game should end long before this"
+    for page in pages:
+        page.wait_for_selector("#result")
+    summaries = [page.locator("#result-summary") for page in pages]
+    texts = [s.inner_text() for s in summaries]
+    assert texts[0] == texts[1] and "Winner" in texts[0]
+    assert summaries[0].get_attribute("data-winners") == summaries[1].get_attribute("data-winners")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert Move.objects.filter(game=game).count() == game.version == clicks
+    winners = ",".join(str(s) for s in game.result["winners"])
+    assert summaries[0].get_attribute("data-winners") == winners
+    assert summaries[0].get_attribute("data-decided-by") == game.result["decided_by"]
+    assert game_replay(game=game).matches
+    assert pages[0].errors == [] and pages[1].errors == []
+
+
+def test_illegal_click_shows_the_engine_message(browser, live_server_url):
+    ana, ben = make_user("ana"), make_user("ben")
+    game = make_game(ana, ben, options={"players": 2, "first_seat": 0}, seed="browser-illegal")
+    page = signed_in_page(browser, live_server_url, ben)  # ben is not to move
+    page.goto(f"/games/{game.pk}/")
+    page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    page.locator("[data-edge]").first.click()
+    alert = page.locator("#game-message")
+    alert.wait_for(state="visible")
+    assert "turn" in alert.inner_text().lower()
+    assert Move.objects.filter(game=game).count() == 0
+
+
+def test_solo_game_with_undo(browser, live_server_url):
+    ana = make_user("ana")
+    game = make_game(ana, options={"mode": "solo-competitive"}, seed="browser-solo")
+    page = signed_in_page(browser, live_server_url, ana)
+    page.goto(f"/games/{game.pk}/")
+    page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    rng = random.Random(5)
+    for _ in range(3):
+        assert play_one_action(page, rng)
+    assert version(page) == 3
+    borders_before = page.locator("[data-border]").count()
+    assert borders_before == 3
+    score_before = page.locator("#solo-score").inner_text()
+    page.locator("#undo-button").click()
+    wait_version_above(page, 3)
+    assert page.locator("[data-border]").count() == 2
+    # Competitive score: 10 per district minus 1 per border; the undone border is given back.
+    assert int(page.locator("#solo-score").inner_text()) == int(score_before) + 1
+    game.refresh_from_db()
+    assert game.version == 4 and len(game.state["borders"]) == 2
+    assert list(Move.objects.filter(game=game).values_list("move__type", flat=True)) == [
+        "border", "border", "border", "undo"]
+    assert page.errors == []
