@@ -14,7 +14,7 @@ import asyncio
 import logging
 import threading
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -65,7 +65,7 @@ def bot_move_enqueue(*, game_id, ply, seat_index, delay=None):
 
 async def _play_later_async(delay, kwargs):
     await asyncio.sleep(delay)
-    await sync_to_async(_play_logged, thread_sensitive=False)(**kwargs)
+    await database_sync_to_async(_play_logged, thread_sensitive=False)(**kwargs)
 
 
 def _play_in_thread(**kwargs):

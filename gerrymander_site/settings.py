@@ -102,7 +102,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"transaction_mode": "IMMEDIATE", "timeout": 20}
     )
     # A file, not :memory:, so a live server in another process sees the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    DATABASES["default"]["TEST"] = {
+        "NAME": env("TEST_DATABASE_NAME", default=str(BASE_DIR / "test-db.sqlite3"))
+    }
 else:
     # Persistent connections: a socket's database calls would otherwise reconnect every time.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)

@@ -231,3 +231,24 @@ async def test_an_idle_socket_on_redis_still_hears_the_next_move(redis_layer, ta
     assert (await receive_type(watcher, "state"))["game"]["version"] == 1
     await mover.disconnect()
     await watcher.disconnect()
+
+
+async def test_in_process_bot_replies_reach_the_socket_on_the_in_memory_layer(inmemory_layer,
+                                                                             bots_now, db):
+    """Embedded shape: the bot runs on the server's event loop, so its broadcasts reach
+    sockets through the in-memory layer (which only works from the loop that owns it)."""
+    ana = await database_sync_to_async(make_user)("solo-ana")
+    ana.cookie = await database_sync_to_async(cookie_for)(ana)
+    game = await database_sync_to_async(make_game)(ana, bots=("easy",))
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    move = (await receive_type(comm, "state"))["game"]["view"]["legal_moves"][0]
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0}))
+    versions = []
+    while not versions or versions[-1] < 3:  # ana's border, then the bot's two
+        versions.append((await receive_type(comm, "state", timeout=10))["game"]["version"])
+    assert versions == [1, 2, 3]
+    final = await database_sync_to_async(lambda: list(
+        Move.objects.filter(game_id=game.pk).values_list("seat", "by_bot")))()
+    assert final == [(0, False), (1, True), (1, True)]
+    await comm.disconnect()
