@@ -57,17 +57,22 @@ def game_payload(*, game, seats, seat_index):
 
 def game_broadcast(*, game, seats):
     """Send every seat group and the spectator group its own view of ``game``."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    events = [
+    group_send_many([
         (
             group_for(game.pk, seat_index),
             {"type": EVENT_STATE, "game": game_payload(game=game, seats=seats, seat_index=seat_index)},
         )
         for seat_index in [seat.index for seat in seats] + [None]
-    ]
-    _run_async(_send_all, layer, events)
+    ])
+
+
+def group_send_many(events):
+    """Send ``[(group, event), ...]`` from sync code in one hop to the event loop, the sends
+    overlapping on the wire.  Use this (not one async_to_sync per group) on hot paths."""
+    layer = get_channel_layer()
+    if layer is None or not events:
+        return
+    _run_async(_send_all, layer, list(events))
 
 
 def _run_async(func, *args):
