@@ -1,0 +1,174 @@
+"""Mapmaker bots: the get_bot contract, legality, determinism, budget, purity, strength smoke."""
+
+import copy
+import json
+import random
+import sys
+import time
+
+import pytest
+
+from games.bots import LEVELS, get_bot
+from games.engine import get_rules
+
+RULES = get_rules("mapmaker")
+
+
+def _random_states(seed, players=2, count=6):
+    """States along a random game (including ones waiting for a tie choice if they occur)."""
+    rng = random.Random(seed)
+    state = RULES.setup({"players": players}, seed)
+    out = []
+    picks = set(rng.sample(range(60), count))
+    ply = 0
+    while not RULES.is_over(state):
+        seat = RULES.to_move(state)[0]
+        if ply in picks or RULES.view(state, seat).get("pending_choice"):
+            out.append(state)
+        state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+        ply += 1
+    return out
+
+
+def _play(levels, seed, players=2, budget=0.05):
+    state = RULES.setup({"players": players, "first_seat": 0}, seed)
+    bots = [get_bot("mapmaker", lv) for lv in levels]
+    ply = 0
+    while not RULES.is_over(state):
+        seat = RULES.to_move(state)[0]
+        move = bots[seat].choose(state, seat, seed=ply, budget_s=budget)
+        state = RULES.apply(state, seat, move)
+        ply += 1
+        assert ply < 500
+    return state
+
+
+def test_levels_and_get_bot():
+    assert LEVELS == ("random", "easy", "medium", "hard")
+    for lv in LEVELS:
+        bot = get_bot("mapmaker", lv)
+        assert callable(bot.choose)
+        assert bot.__class__.__doc__ and len(bot.__class__.__doc__) > 60
+
+
+def test_unknown_game_or_level():
+    with pytest.raises(ValueError, match="no bots for game 'chess'"):
+        get_bot("chess", "easy")
+    with pytest.raises(ValueError, match="unknown bot level 'expert'.*random"):
+        get_bot("mapmaker", "expert")
+
+
+def test_no_django_imports():
+    import games.bots.mapmaker  # noqa: F401
+
+    assert not [m for m in sys.modules if m.split(".")[0] in {"django", "channels", "celery"}]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_always_legal_and_pure(level, seed):
+    bot = get_bot("mapmaker", level)
+    for state in _random_states(seed, players=2 if seed != 3 else 3):
+        for seat in RULES.to_move(state):
+            before = copy.deepcopy(state)
+            move = bot.choose(state, seat, seed=seed, budget_s=0.05)
+            assert state == before  # never mutates
+            assert move in RULES.legal_moves(state, seat)
+            json.dumps(move)
+
+
+def _tie_state():
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = RULES.setup({"players": 2}, seed)
+        while not RULES.is_over(state):
+            seat = RULES.to_move(state)[0]
+            if RULES.view(state, seat).get("pending_choice"):
+                return state, seat
+            state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+    pytest.skip("no tie found")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_pending_tie_choice(level):
+    state, seat = _tie_state()
+    move = get_bot("mapmaker", level).choose(state, seat, seed=0, budget_s=0.05)
+    assert move["type"] == "choose_winner"
+    assert move in RULES.legal_moves(state, seat)
+    if level != "random":
+        assert move["party"] == RULES.view(state, seat)["party_of_seat"][seat]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_deterministic(level):
+    bot = get_bot("mapmaker", level)
+    for state in _random_states(5, count=3):
+        seat = RULES.to_move(state)[0]
+        a = bot.choose(state, seat, seed=11, budget_s=5)
+        b = get_bot("mapmaker", level).choose(copy.deepcopy(state), seat, seed=11, budget_s=5)
+        assert a == b
+
+
+def test_hard_respects_budget():
+    bot = get_bot("mapmaker", "hard")
+    state = RULES.setup({"players": 2, "first_seat": 0}, 4)
+    # play into the midgame, where a turn has 4 borders and many options
+    rng = random.Random(4)
+    for _ in range(10):
+        seat = RULES.to_move(state)[0]
+        state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+    seat = RULES.to_move(state)[0]
+    t0 = time.perf_counter()
+    move = bot.choose(state, seat, seed=1, budget_s=0.05)
+    assert time.perf_counter() - t0 < 0.3
+    assert move in RULES.legal_moves(state, seat)
+
+
+def _winning_completion_position():
+    """A position where one border closes a district the mover wins (found from random play)."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = RULES.setup({"players": 2}, seed)
+        while not RULES.is_over(state):
+            seat = RULES.to_move(state)[0]
+            view = RULES.view(state, seat)
+            if not view["pending_choice"]:
+                me = view["party_of_seat"][seat]
+                n = len(view["districts"])
+                good, bad = [], []
+                for m in view["legal_moves"]:
+                    new = RULES.view(RULES.apply(state, seat, m), seat)["districts"][n:]
+                    wins = [d["winner"] for d in new]
+                    if wins and all(w == me for w in wins):
+                        good.append(m)
+                    else:
+                        bad.append(m)
+                if good and len(bad) > 5:
+                    return state, seat, good
+            state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+    pytest.skip("no position found")
+
+
+def test_easy_takes_a_winning_completion():
+    state, seat, good = _winning_completion_position()
+    for s in range(5):
+        assert get_bot("mapmaker", "easy").choose(state, seat, seed=s, budget_s=1) in good
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bots_only_games_end(players):
+    levels = ["hard", "medium", "easy", "random"][:players]
+    state = _play(levels, seed=players, players=players, budget=0.05)
+    assert RULES.is_over(state)
+    assert RULES.result(state)["winners"]
+
+
+def test_smoke_hard_beats_random():
+    wins = 0
+    for g in range(6):
+        levels = ["hard", "random"] if g % 2 == 0 else ["random", "hard"]
+        hard_seat = levels.index("hard")
+        state = _play(levels, seed=100 + g, budget=0.05)
+        if RULES.result(state)["winners"] == [hard_seat]:
+            wins += 1
+    assert wins >= 4  # most of 6 (the ladder measures the real rate)
