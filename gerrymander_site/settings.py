@@ -8,6 +8,7 @@ Two shapes, chosen by environment variables (see README "Running"):
   broker; bot moves run on ``celery worker`` processes), SECRET_KEY, ALLOWED_HOSTS.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -103,7 +104,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # A file, not :memory:, so a live server in another process sees the test database.
     DATABASES["default"]["TEST"] = {
-        "NAME": env("TEST_DATABASE_NAME", default=str(BASE_DIR / "test-db.sqlite3"))
+        # Per process, so two test runs in one checkout do not share a database file.
+        "NAME": env("TEST_DATABASE_NAME", default=str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3"))
     }
 else:
     # Persistent connections: a socket's database calls would otherwise reconnect every time.
