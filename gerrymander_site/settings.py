@@ -109,7 +109,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 else:
     # Persistent connections: a socket's database calls would otherwise reconnect every time.
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    # (Not in tests: the test database must be droppable when the run ends.)
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0 if TESTING else 60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["TEST"] = {
         "NAME": env("TEST_DATABASE_NAME", default="test_" + DATABASES["default"]["NAME"])

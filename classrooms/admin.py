@@ -1,0 +1,50 @@
+from django.contrib import admin, messages
+
+from classrooms import services
+from classrooms.models import Assignment, AssignmentGame, Classroom, Membership
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ("student",)
+
+
+@admin.register(Classroom)
+class ClassroomAdmin(admin.ModelAdmin):
+    list_display = ("name", "teacher", "join_code", "join_open", "created_at")
+    search_fields = ("name", "teacher__username", "join_code")
+    raw_id_fields = ("teacher",)
+    inlines = [MembershipInline]
+
+
+class AssignmentGameInline(admin.TabularInline):
+    model = AssignmentGame
+    extra = 0
+    raw_id_fields = ("game",)
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = ("title", "classroom", "mode", "table_size", "status", "paused", "created_at")
+    list_filter = ("mode", "status")
+    inlines = [AssignmentGameInline]
+
+
+# Admin-created teachers: an action on the user list puts users in the "teachers" group.
+def make_teachers(modeladmin, request, queryset):
+    for user in queryset:
+        services.teacher_make(user=user)
+    messages.success(request, f"{queryset.count()} user(s) are now teachers.")
+
+
+make_teachers.short_description = "Make the selected users teachers"
+
+try:
+    from django.contrib.auth import get_user_model
+
+    _user_admin = admin.site._registry.get(get_user_model())
+    if _user_admin is not None:
+        _user_admin.actions = [*(_user_admin.actions or []), make_teachers]
+except Exception:  # pragma: no cover - never break the admin over a convenience
+    pass

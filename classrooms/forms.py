@@ -1,0 +1,86 @@
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.models import User
+
+from classrooms import ratelimit
+from classrooms.models import Assignment
+from games.models import Seat
+
+
+class RateLimitedAuthenticationForm(AuthenticationForm):
+    """Login limited per username + IP (a class shares one IP: per-IP alone would lock it out)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "rate_limited": "Too many wrong passwords for this username. Wait 15 minutes or ask "
+                        "your teacher to reset your password.",
+    }
+    rate_limited = False
+
+    def clean(self):
+        username = self.data.get("username", "")
+        if ratelimit.login_blocked(self.request, username):
+            self.rate_limited = True
+            raise forms.ValidationError(self.error_messages["rate_limited"], code="rate_limited")
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError:
+            ratelimit.login_failed(self.request, username)
+            raise
+        ratelimit.login_succeeded(self.request, username)
+        return cleaned
+
+
+class TeacherSignupForm(UserCreationForm):
+    first_name = forms.CharField(label="Your name", max_length=60)
+    email = forms.EmailField(required=False, help_text="Optional.")
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "first_name", "email")
+
+
+class ClassroomForm(forms.Form):
+    name = forms.CharField(max_length=100, label="Class name")
+
+
+class RosterForm(forms.Form):
+    names = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 10, "placeholder": "Ana María López\nBen O'Neill"}),
+        label="Student names, one per line",
+    )
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(max_length=60)
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(max_length=16, label="Class code",
+                           widget=forms.TextInput(attrs={"autocapitalize": "characters",
+                                                         "autocomplete": "off"}))
+    name = forms.CharField(max_length=60, required=False, label="Your name")
+    password = forms.CharField(widget=forms.PasswordInput, required=False, min_length=6,
+                               label="Choose a password (6 characters or more)")
+
+
+class AssignmentForm(forms.Form):
+    title = forms.CharField(max_length=120, initial="Mapmaker")
+    mode = forms.ChoiceField(choices=Assignment.Mode.choices, initial="2", label="Game")
+    table_size = forms.IntegerField(min_value=1, max_value=4, initial=2,
+                                    label="Students per table",
+                                    help_text="Seats left over go to bots (or stay open).")
+    grouping = forms.ChoiceField(choices=Assignment.Grouping.choices, initial="random")
+    bot_level = forms.ChoiceField(
+        choices=[("", "No bots: leave seats open")] + list(Seat.BotLevel.choices),
+        required=False, initial="easy", label="Fill empty seats with bots",
+    )
+    due_at = forms.DateTimeField(required=False, label="Due (optional)",
+                                 widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def clean(self):
+        cleaned = super().clean()
+        mode = cleaned.get("mode") or ""
+        if mode.startswith("solo"):
+            cleaned["table_size"] = 1
+        return cleaned

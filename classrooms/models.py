@@ -1,0 +1,120 @@
+"""Classes, their students, and assignments (one game per table).
+
+Roles: a *teacher* is a user in the ``teachers`` group (sign-up or added by an admin); an
+*admin* is Django staff; a *student* is any user with a ``Membership``.  Games themselves live
+in the games app; ``AssignmentGame`` ties one game (one table) to an assignment.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+TEACHERS_GROUP = "teachers"
+
+# No 0/O, 1/I/L: codes are read off a projector and typed on tablets.
+JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 6
+
+
+class Classroom(models.Model):
+    name = models.CharField(max_length=100)
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms_taught"
+    )
+    join_code = models.CharField(max_length=16, unique=True)
+    join_open = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("classrooms:class_detail", args=[self.pk])
+
+
+class Membership(models.Model):
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="memberships")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # "roster" (created by the teacher) or "code" (self-joined)
+    source = models.CharField(max_length=16, default="roster")
+
+    class Meta:
+        ordering = ["student__first_name", "student__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "student"], name="membership_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.student} in {self.classroom}"
+
+
+class Assignment(models.Model):
+    class Mode(models.TextChoices):
+        P2 = "2", "Mapmaker, 2 players"
+        P3 = "3", "Mapmaker, 3 players"
+        P4 = "4", "Mapmaker, 4 players"
+        SOLO_EASY = "solo-easy", "Mapmaker solo: easy"
+        SOLO_COMPETITIVE = "solo-competitive", "Mapmaker solo: competitive districts"
+
+    class Grouping(models.TextChoices):
+        RANDOM = "random", "Random tables"
+        MANUAL = "manual", "I arrange the tables"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Arranging tables"
+        STARTED = "started", "Started"
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
+    title = models.CharField(max_length=120)
+    kind = models.CharField(max_length=32, default="mapmaker")
+    mode = models.CharField(max_length=32, choices=Mode.choices, default=Mode.P2)
+    table_size = models.PositiveSmallIntegerField(default=2)  # students per table
+    grouping = models.CharField(max_length=16, choices=Grouping.choices, default=Grouping.RANDOM)
+    bot_level = models.CharField(max_length=16, blank=True)  # "" = leave seats open
+    due_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    paused = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("classrooms:assignment_dashboard", args=[self.pk])
+
+    @property
+    def is_solo(self):
+        return self.mode.startswith("solo")
+
+    def engine_options(self):
+        if self.is_solo:
+            return {"mode": self.mode}
+        return {"players": int(self.mode)}
+
+
+class AssignmentGame(models.Model):
+    """One table of an assignment: its game, and who was benched for a bot (to give back)."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="tables")
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="assignment_table")
+    table = models.PositiveSmallIntegerField()
+    # {"<seat index>": user_id}: students whose seat a bot took over, so the teacher can hand it back.
+    benched = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["assignment", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "table"], name="assignment_table_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.assignment} table {self.table}"

@@ -1,0 +1,323 @@
+"""Read-side queries and the row dicts that pages, sockets and CSV share.
+
+Rows are plain JSON-safe dicts: the same dict renders the first page load (template) and
+every live update (socket frame -> a few lines of JS).
+"""
+
+from django.urls import reverse
+
+from classrooms.models import Assignment, AssignmentGame, Classroom, Membership
+from classrooms.services import user_is_teacher
+from games.engine import get_rules
+from games.models import Game
+
+PARTIES = ["Red Elephants", "Blue Donkeys", "Yellow Porcupines", "Green Leaves"]
+DECIDED_BY = {
+    "districts": "most districts",
+    "swing_counties": "tie-break: swing counties",
+    "supreme_court": "tie-break: Supreme Court",
+    "shared": "shared win",
+    "solo": "solo",
+}
+
+
+def party_name(party):
+    if isinstance(party, int) and 0 <= party < len(PARTIES):
+        return PARTIES[party]
+    return "" if party is None else str(party)
+
+
+# --- who sees what ----------------------------------------------------------------------
+
+def classrooms_visible(*, user):
+    """Teacher: their classes; admin: all; anyone else: none (students use ``classes_of_student``)."""
+    if user.is_staff:
+        return Classroom.objects.select_related("teacher")
+    return Classroom.objects.filter(teacher=user).select_related("teacher")
+
+
+def classroom_for_teacher(*, user, classroom_id):
+    """The class if ``user`` teaches it (or is staff), else None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return classrooms_visible(user=user).filter(pk=classroom_id).first()
+
+
+def assignment_for_teacher(*, user, assignment_id):
+    if not getattr(user, "is_authenticated", False):
+        return None
+    qs = Assignment.objects.select_related("classroom", "classroom__teacher")
+    if not user.is_staff:
+        qs = qs.filter(classroom__teacher=user)
+    return qs.filter(pk=assignment_id).first()
+
+
+def classes_of_student(*, user):
+    return Classroom.objects.filter(memberships__student=user).select_related("teacher")
+
+
+def game_watch_verdict(*, game, user):
+    """Access rule for games of an assignment: its class teacher only (players and staff are
+    allowed by the games app before rules run).  Classmates may not watch other tables."""
+    table = AssignmentGame.objects.filter(game=game).select_related("assignment__classroom").first()
+    if table is None:
+        return None
+    return table.assignment.classroom.teacher_id == user.pk
+
+
+def class_students(*, classroom):
+    return Membership.objects.filter(classroom=classroom, student__is_active=True) \
+        .select_related("student")
+
+
+# --- game state in words ----------------------------------------------------------------
+
+def _view(game):
+    try:
+        return get_rules(game.kind).view(game.state, None)
+    except Exception:  # a state the engine cannot read must not break a dashboard
+        return {}
+
+
+def _name(seat):
+    return seat.display_name
+
+
+def _first_name(seat):
+    if seat.user_id and not seat.is_bot:
+        return (seat.user.first_name or seat.user.username).split()[0]
+    return seat.display_name
+
+
+def _districts_text(n):
+    return f"{n} district" + ("" if n == 1 else "s")
+
+
+def result_entries(game):
+    """The engine's ranking as [{seat, party, place, districts, swing_counties, own_votes}]."""
+    result = game.result or {}
+    ranking = result.get("ranking") or []
+    return [entry for entry in ranking if isinstance(entry, dict)]
+
+
+def finished_text(game, seat_index):
+    result = game.result or {}
+    entries = result_entries(game)
+    winners = result.get("winners") or []
+    decided_by = result.get("decided_by") or ""
+    mine = next((e for e in entries if e.get("seat") == seat_index), None)
+    if mine is None:
+        return "finished"
+    my_d = mine.get("districts", 0)
+    others = [e.get("districts", 0) for e in entries if e.get("seat") != seat_index]
+    if not others:  # solo: the engine says whether the goal was met
+        if result.get("won") is False:
+            return f"finished - {_districts_text(my_d)}, not enough this time"
+        return f"finished - you won with {_districts_text(my_d)}"
+    best_other = max(others)
+    tiebreak = {"swing_counties": " (on swing counties)",
+                "supreme_court": " (by the Supreme Court)"}.get(decided_by, "")
+    if seat_index in winners and len(winners) > 1:
+        return f"finished - shared win with {_districts_text(my_d)}"
+    if seat_index in winners:
+        return f"finished - you won {my_d} districts to {best_other}{tiebreak}"
+    best = max(e.get("districts", 0) for e in entries)
+    return f"finished - you lost {my_d} districts to {best}{tiebreak}"
+
+
+def my_game_row(*, game, user, seats=None, table=None):
+    """One line of a student's "my games": what matters to them right now."""
+    seats = seats if seats is not None else list(game.seats.select_related("user"))
+    mine = next((s.index for s in seats if s.user_id == user.pk), None)
+    to_move = []
+    if game.status == Game.Status.ACTIVE:
+        try:
+            to_move = list(get_rules(game.kind).to_move(game.state))
+        except Exception:
+            to_move = []
+    if game.status == Game.Status.FINISHED:
+        text, state = finished_text(game, mine), "finished"
+    elif game.status == Game.Status.PAUSED:
+        text, state = "paused - eyes on your teacher", "paused"
+    elif game.status == Game.Status.WAITING:
+        text, state = "waiting for players", "waiting"
+    elif mine is not None and mine in to_move:
+        text, state = "your turn", "your_turn"
+    else:
+        names = [_first_name(s) for s in seats if s.index in to_move]
+        text, state = ("waiting for " + " and ".join(names)) if names else "in play", "waiting"
+    if table is None:  # unknown; False means "known: not an assignment game"
+        table = AssignmentGame.objects.filter(game=game).select_related("assignment").first()
+    title = f"{table.assignment.title} - table {table.table}" if table else str(game)
+    return {
+        "game_id": game.pk,
+        "url": reverse("games:detail", args=[game.pk]),
+        "title": title,
+        "state": state,
+        "text": text,
+        "seated": mine is not None,
+        "players": [_name(s) for s in seats],
+        "version": game.version,
+        "created_at": game.created_at.isoformat(),
+        "due_at": table.assignment.due_at.isoformat() if table and table.assignment.due_at else None,
+    }
+
+
+def my_game_rows(*, user):
+    games = Game.objects.filter(seats__user=user).distinct() \
+        .prefetch_related("seats__user").select_related("assignment_table__assignment") \
+        .order_by("-created_at")[:100]
+    rows = []
+    for game in games:
+        table = game.assignment_table if _has_table(game) else False
+        rows.append(my_game_row(game=game, user=user, seats=list(game.seats.all()), table=table))
+    return rows
+
+
+def _has_table(game):
+    try:
+        return game.assignment_table is not None
+    except AssignmentGame.DoesNotExist:
+        return False
+
+
+# --- dashboard and results --------------------------------------------------------------
+
+def dashboard_row(*, table, seats=None):
+    game = table.game
+    seats = seats if seats is not None else list(game.seats.select_related("user"))
+    view = _view(game)
+    to_move = view.get("to_move") or [] if game.status == Game.Status.ACTIVE else []
+    counts = view.get("district_counts") or []
+    party_of_seat = view.get("party_of_seat") or list(range(len(seats)))
+    benched = {int(k): v for k, v in (table.benched or {}).items()}
+    players = []
+    for seat in seats:
+        party = party_of_seat[seat.index] if seat.index < len(party_of_seat) else seat.index
+        players.append({
+            "index": seat.index,
+            "name": _name(seat),
+            "user_id": seat.user_id,
+            "is_bot": seat.is_bot,
+            "open": seat.is_empty,
+            "party": party,
+            "party_name": party_name(party),
+            "districts": counts[party] if isinstance(party, int) and party < len(counts) else 0,
+            "to_move": seat.index in to_move,
+            "benched_user_id": benched.get(seat.index) if seat.is_bot else None,
+        })
+    winners = (game.result or {}).get("winners") or []
+    return {
+        "table_id": table.pk,
+        "table": table.table,
+        "game_id": game.pk,
+        "url": reverse("games:detail", args=[game.pk]),
+        "status": game.status,
+        "status_label": game.get_status_display(),
+        "finished": game.status == Game.Status.FINISHED,
+        "players": players,
+        "to_move": [p["name"] for p in players if p["to_move"]],
+        "district_counts": counts,
+        "turn": view.get("turn"),
+        "last_move_at": game.last_move_at.isoformat() if game.last_move_at else None,
+        "winners": [p["name"] for p in players if p["index"] in winners],
+        "decided_by": DECIDED_BY.get((game.result or {}).get("decided_by"), ""),
+        "version": game.version,
+    }
+
+
+def dashboard_rows(*, assignment):
+    tables = assignment.tables.select_related("game").prefetch_related("game__seats__user")
+    return [dashboard_row(table=t, seats=list(t.game.seats.all())) for t in tables]
+
+
+def result_rows(*, assignment):
+    """One row per seat of every table: for the results page and the CSV."""
+    rows = []
+    tables = assignment.tables.select_related("game").prefetch_related("game__seats__user")
+    for table in tables:
+        game = table.game
+        entries = {e.get("seat"): e for e in result_entries(game)}
+        result = game.result or {}
+        winners = result.get("winners") or []
+        seats = list(game.seats.all())
+        party_of_seat = _view(game).get("party_of_seat") or list(range(len(seats)))
+        winner_names = [s.display_name for s in seats if s.index in winners]
+        for seat in seats:
+            entry = entries.get(seat.index, {})
+            party = entry.get("party", party_of_seat[seat.index]
+                              if seat.index < len(party_of_seat) else seat.index)
+            rows.append({
+                "table": table.table,
+                "game_id": game.pk,
+                "status": game.get_status_display(),
+                "finished": game.status == Game.Status.FINISHED,
+                "seat": seat.index,
+                "party": party_name(party),
+                "player": seat.display_name,
+                "username": seat.user.username if seat.user_id else "",
+                "is_bot": seat.is_bot,
+                "districts": entry.get("districts", ""),
+                "swing_counties": entry.get("swing_counties", ""),
+                "place": entry.get("place", ""),
+                "won": seat.index in winners,
+                "winners": ", ".join(winner_names),
+                "decided_by": DECIDED_BY.get(result.get("decided_by"), result.get("decided_by") or ""),
+            })
+    return rows
+
+
+def result_tables(*, assignment):
+    """Results grouped per table for the page: [{table, game_id, rows, winners, decided_by}]."""
+    tables = {}
+    for row in result_rows(assignment=assignment):
+        t = tables.setdefault(row["table"], {"table": row["table"], "game_id": row["game_id"],
+                                             "status": row["status"], "winners": row["winners"],
+                                             "decided_by": row["decided_by"], "rows": []})
+        t["rows"].append(row)
+    return list(tables.values())
+
+
+def student_result_rows(*, classroom, student=None):
+    """Per student across the class's assignments: one row per (student, assignment)."""
+    memberships = class_students(classroom=classroom)
+    if student is not None:
+        memberships = memberships.filter(student=student)
+    students = {m.student_id: m.student for m in memberships}
+    rows = []
+    assignments = classroom.assignments.filter(status=Assignment.Status.STARTED).order_by("created_at")
+    for assignment in assignments:
+        for row in result_rows(assignment=assignment):
+            if row["is_bot"] or not row["username"]:
+                continue
+            user = next((u for u in students.values() if u.username == row["username"]), None)
+            if user is None:
+                continue
+            rows.append({**row, "assignment": assignment.title, "assignment_id": assignment.pk,
+                         "student": user.first_name or user.username, "student_id": user.pk})
+    rows.sort(key=lambda r: (r["student"].lower(), r["assignment_id"]))
+    return rows
+
+
+def student_totals(rows):
+    totals = {}
+    for row in rows:
+        t = totals.setdefault(row["student_id"], {"student": row["student"], "username": row["username"],
+                                                  "games": 0, "finished": 0, "wins": 0, "districts": 0})
+        t["games"] += 1
+        if row["finished"]:
+            t["finished"] += 1
+            t["wins"] += int(row["won"])
+            t["districts"] += row["districts"] or 0
+    return sorted(totals.values(), key=lambda t: t["student"].lower())
+
+
+def role_of(user):
+    if not getattr(user, "is_authenticated", False):
+        return "anonymous"
+    if user.is_staff:
+        return "admin"
+    if user_is_teacher(user):
+        return "teacher"
+    return "student"
+

@@ -1,0 +1,436 @@
+"""Every write in the classrooms app goes through here (views and commands only parse input).
+
+Games are created and changed only through ``games.services``.
+"""
+
+import random
+import re
+import secrets
+import unicodedata
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import IntegrityError, transaction
+
+from classrooms.models import (
+    JOIN_CODE_ALPHABET,
+    JOIN_CODE_LENGTH,
+    TEACHERS_GROUP,
+    Assignment,
+    AssignmentGame,
+    Classroom,
+    Membership,
+)
+from games import services as game_services
+from games.models import Game, Seat
+
+User = get_user_model()
+
+MAX_ROSTER = 60
+NAME_MAX = 60
+DEFAULT_BENCH_BOT = "easy"
+
+# Short, friendly words (no look-alike letter pairs) for passwords a 10-year-old can type.
+_WORDS = (
+    "apple bear cake duck eagle fish goat hat kite lamp moon nest owl pear queen rain "
+    "star tree vase wave yak zebra frog mango tiger river cloud stone maple honey "
+    "otter panda robin snow sun wind wolf berry comet piano tulip"
+).split()
+_DIGITS = "23456789"
+
+
+class ClassroomError(Exception):
+    code = "error"
+
+    def __init__(self, message, *, code=None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+# --- accounts ---------------------------------------------------------------------------
+
+def teachers_group():
+    return Group.objects.get_or_create(name=TEACHERS_GROUP)[0]
+
+
+def user_is_teacher(user):
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.groups.filter(name=TEACHERS_GROUP).exists()
+
+
+def teacher_make(*, user):
+    user.groups.add(teachers_group())
+    return user
+
+
+@transaction.atomic
+def teacher_signup(*, username, password, name="", email=""):
+    if User.objects.filter(username__iexact=username).exists():
+        raise ClassroomError("That username is taken.", code="username_taken")
+    user = User.objects.create_user(username=username, password=password, email=email,
+                                    first_name=name[:150])
+    return teacher_make(user=user)
+
+
+def easy_password():
+    return f"{secrets.choice(_WORDS)}-{secrets.choice(_WORDS)}-{''.join(secrets.choice(_DIGITS) for _ in range(2))}"
+
+
+def _ascii_slug(name):
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    first = (folded.split() or [""])[0].lower()
+    return re.sub(r"[^a-z]", "", first)[:12] or "student"
+
+
+def username_generate(name):
+    """``ana`` + 3 digits (2-9), unique; longer suffixes if a short one keeps colliding."""
+    base = _ascii_slug(name)
+    for attempt in range(60):
+        digits = 3 if attempt < 30 else 5
+        candidate = base + "".join(secrets.choice(_DIGITS) for _ in range(digits))
+        if not User.objects.filter(username__iexact=candidate).exists():
+            return candidate
+    raise ClassroomError("Could not find a free username; try again.")  # pragma: no cover
+
+
+def clean_display_name(name):
+    name = " ".join((name or "").split())
+    if not name:
+        raise ClassroomError("A name cannot be empty.", code="name")
+    if len(name) > NAME_MAX:
+        raise ClassroomError(f"A name can be at most {NAME_MAX} characters.", code="name")
+    return name
+
+
+def _student_create(name, password):
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                return User.objects.create_user(
+                    username=username_generate(name), password=password, first_name=name
+                )
+        except IntegrityError:  # a racing join took the same username
+            continue
+    raise ClassroomError("Could not create the account; try again.")  # pragma: no cover
+
+
+# --- classes ----------------------------------------------------------------------------
+
+def join_code_generate():
+    while True:
+        code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+        if not Classroom.objects.filter(join_code=code).exists():
+            return code
+
+
+def join_code_normalize(code):
+    """Upper-case, drop spaces and dashes; map look-alikes a student might type."""
+    code = re.sub(r"[\s\-]", "", code or "").upper()
+    return code.translate(str.maketrans({"0": "O", "1": "I"}))  # never valid: stays a miss
+
+
+def classroom_create(*, teacher, name):
+    name = clean_display_name(name)
+    return Classroom.objects.create(teacher=teacher, name=name, join_code=join_code_generate())
+
+
+def classroom_rename(*, classroom, name):
+    classroom.name = clean_display_name(name)
+    classroom.save(update_fields=["name"])
+    return classroom
+
+
+def join_code_regenerate(*, classroom):
+    classroom.join_code = join_code_generate()
+    classroom.save(update_fields=["join_code"])
+    return classroom
+
+
+def join_code_set_open(*, classroom, is_open):
+    classroom.join_open = bool(is_open)
+    classroom.save(update_fields=["join_open"])
+    return classroom
+
+
+def roster_parse(text):
+    names = [clean_display_name(line) for line in (text or "").splitlines() if line.strip()]
+    if not names:
+        raise ClassroomError("Paste at least one name, one per line.", code="roster_empty")
+    if len(names) > MAX_ROSTER:
+        raise ClassroomError(f"At most {MAX_ROSTER} names at a time.", code="roster_large")
+    return names
+
+
+@transaction.atomic
+def roster_add(*, classroom, text):
+    """Create an account per pasted name.  Returns [(user, password)] for the login cards."""
+    created = []
+    for name in roster_parse(text):
+        password = easy_password()
+        user = _student_create(name, password)
+        Membership.objects.create(classroom=classroom, student=user, source="roster")
+        created.append((user, password))
+    return created
+
+
+@transaction.atomic
+def student_join(*, code, name, password, user=None):
+    """Self-join with a code: a new account (returned) or, if ``user`` is signed in, theirs.
+
+    Raises ClassroomError(code="bad_code") for an unknown or closed code (the caller counts
+    these for the rate limit).
+    """
+    code = join_code_normalize(code)
+    classroom = Classroom.objects.filter(join_code=code, join_open=True).first()
+    if classroom is None:
+        raise ClassroomError("That code does not open any class. Check it with your teacher.",
+                             code="bad_code")
+    if user is not None and getattr(user, "is_authenticated", False):
+        if classroom.teacher_id == user.pk:
+            raise ClassroomError("You teach this class.", code="own_class")
+        Membership.objects.get_or_create(classroom=classroom, student=user,
+                                         defaults={"source": "code"})
+        return classroom, user
+    name = clean_display_name(name)
+    if not password or len(password) < 6:
+        raise ClassroomError("Choose a password of at least 6 characters.", code="password")
+    user = _student_create(name, password)
+    Membership.objects.create(classroom=classroom, student=user, source="code")
+    return classroom, user
+
+
+def _membership(classroom, student_id):
+    membership = Membership.objects.select_related("student").filter(
+        classroom=classroom, student_id=student_id
+    ).first()
+    if membership is None:
+        raise ClassroomError("That student is not in this class.", code="not_member")
+    return membership
+
+
+def student_password_reset(*, classroom, student_id):
+    student = _membership(classroom, student_id).student
+    password = easy_password()
+    student.set_password(password)
+    student.save(update_fields=["password"])
+    return student, password
+
+
+def student_rename(*, classroom, student_id, name):
+    student = _membership(classroom, student_id).student
+    student.first_name = clean_display_name(name)
+    student.last_name = ""
+    student.save(update_fields=["first_name", "last_name"])
+    return student
+
+
+@transaction.atomic
+def student_remove(*, classroom, student_id):
+    """Take a student out of the class; their unfinished seats there go to bots.
+
+    An account that belongs to no other class (and is no teacher or admin) is deactivated,
+    not deleted, so finished games keep their players.
+    """
+    membership = _membership(classroom, student_id)
+    student = membership.student
+    tables = AssignmentGame.objects.filter(
+        assignment__classroom=classroom, game__seats__user=student
+    ).exclude(game__status=Game.Status.FINISHED).select_related("assignment", "game")
+    for table in tables:
+        seat = table.game.seats.get(user=student)
+        game_services.seat_assign(game_id=table.game_id, index=seat.index,
+                                  bot_level=table.assignment.bot_level or DEFAULT_BENCH_BOT)
+    membership.delete()
+    if not (student.memberships.exists() or student.is_staff or user_is_teacher(student)):
+        student.is_active = False
+        student.save(update_fields=["is_active"])
+    return student
+
+
+# --- assignments ------------------------------------------------------------------------
+
+def seats_for_mode(mode):
+    options = Assignment(mode=mode).engine_options()
+    return game_services.seats_needed(kind="mapmaker", options=options)
+
+
+def tables_propose(*, students, table_size, seed=None):
+    """Shuffle and split into ceil(n / size) tables whose sizes differ by at most one."""
+    students = list(students)
+    random.Random(seed).shuffle(students)
+    if not students:
+        return []
+    count = -(-len(students) // table_size)
+    tables = [[] for _ in range(count)]
+    for i, student in enumerate(students):
+        tables[i % count].append(student)
+    return tables
+
+
+def class_students(classroom):
+    return [m.student for m in classroom.memberships.select_related("student")
+            if m.student.is_active]
+
+
+@transaction.atomic
+def assignment_create(*, classroom, title, mode, table_size=None, grouping="random",
+                      bot_level="", due_at=None):
+    """Create an assignment; random grouping starts it at once (one game per table)."""
+    if mode not in Assignment.Mode.values:
+        raise ClassroomError("Unknown game mode.", code="mode")
+    if bot_level not in ("", *Seat.BotLevel.values):
+        raise ClassroomError("Unknown bot level.", code="bot_level")
+    seats = seats_for_mode(mode)
+    table_size = seats if table_size is None else int(table_size)
+    if not 1 <= table_size <= seats:
+        raise ClassroomError(f"A table of this game seats 1 to {seats} students.",
+                             code="table_size")
+    if grouping not in Assignment.Grouping.values:
+        raise ClassroomError("Unknown grouping.", code="grouping")
+    assignment = Assignment.objects.create(
+        classroom=classroom, title=clean_display_name(title), mode=mode, table_size=table_size,
+        grouping=grouping, bot_level=bot_level, due_at=due_at,
+    )
+    if grouping == Assignment.Grouping.RANDOM:
+        students = class_students(classroom)
+        if not students:
+            raise ClassroomError("This class has no students yet.", code="no_students")
+        assignment_start(assignment=assignment,
+                         tables=tables_propose(students=students, table_size=table_size))
+    return assignment
+
+
+@transaction.atomic
+def assignment_start(*, assignment, tables):
+    """Create one game per table.  ``tables`` is a list of lists of users (or user ids)."""
+    given, assignment = assignment, Assignment.objects.select_for_update().get(pk=assignment.pk)
+    if assignment.status == Assignment.Status.STARTED:
+        raise ClassroomError("This assignment has already started.", code="started")
+    members = {s.pk: s for s in class_students(assignment.classroom)}
+    seen = set()
+    resolved = []
+    for table in tables:
+        users = []
+        for entry in table:
+            pk = getattr(entry, "pk", entry)
+            try:
+                pk = int(pk)
+            except (TypeError, ValueError):
+                raise ClassroomError("Unknown student.", code="not_member") from None
+            if pk not in members:
+                raise ClassroomError("Every player must be a student of this class.",
+                                     code="not_member")
+            if pk in seen:
+                raise ClassroomError("A student can sit at one table only.", code="duplicate")
+            seen.add(pk)
+            users.append(members[pk])
+        if users:
+            resolved.append(users)
+    if not resolved:
+        raise ClassroomError("Put at least one student at a table.", code="no_students")
+    seats = seats_for_mode(assignment.mode)
+    for number, users in enumerate(resolved, start=1):
+        if len(users) > seats:
+            raise ClassroomError(f"Table {number} has {len(users)} students; it seats {seats}.",
+                                 code="table_full")
+        specs = [game_services.SeatSpec(user=u) for u in users]
+        specs += [game_services.SeatSpec(bot_level=assignment.bot_level)] * (seats - len(users))
+        random.shuffle(specs)  # parties (seat i = party i) are dealt at random
+        game = game_services.game_create(
+            kind=assignment.kind, options=assignment.engine_options(),
+            created_by=assignment.classroom.teacher, seats=specs,
+        )
+        AssignmentGame.objects.create(assignment=assignment, game=game, table=number)
+    assignment.status = given.status = Assignment.Status.STARTED
+    assignment.save(update_fields=["status"])
+    return given
+
+
+def _table(assignment, table_id):
+    table = AssignmentGame.objects.select_related("game", "assignment").filter(
+        assignment=assignment, pk=table_id
+    ).first()
+    if table is None:
+        raise ClassroomError("There is no such table.", code="no_table")
+    return table
+
+
+@transaction.atomic
+def seat_to_bot(*, assignment, table_id, index, bot_level=""):
+    """Hand a student's seat to a bot mid-game; remember the student to hand it back."""
+    table = _table(assignment, table_id)
+    seat = table.game.seats.filter(index=index).first()
+    if seat is None:
+        raise ClassroomError("There is no such seat.", code="no_seat")
+    if seat.user_id is not None:
+        table.benched[str(index)] = seat.user_id
+        table.save(update_fields=["benched"])
+    try:
+        game_services.seat_assign(game_id=table.game_id, index=index,
+                                  bot_level=bot_level or assignment.bot_level or DEFAULT_BENCH_BOT)
+    except game_services.GameError as exc:
+        raise ClassroomError(exc.message, code=exc.code) from exc
+    return table
+
+
+@transaction.atomic
+def seat_to_student(*, assignment, table_id, index, student_id):
+    """Give a seat (a bot's or an open one) to a student of the class.
+
+    A student sitting at another unfinished table of this assignment leaves it to a bot first,
+    so this is also "move a student to another table".
+    """
+    table = _table(assignment, table_id)
+    student = _membership(assignment.classroom, student_id).student
+    seat = table.game.seats.filter(index=index).first()
+    if seat is None:
+        raise ClassroomError("There is no such seat.", code="no_seat")
+    if seat.user_id == student.pk:
+        return table
+    if seat.user_id is not None:
+        raise ClassroomError("A student holds that seat; hand it to a bot first.",
+                             code="seat_taken")
+    others = AssignmentGame.objects.filter(assignment=assignment, game__seats__user=student) \
+        .exclude(pk=table.pk).exclude(game__status=Game.Status.FINISHED)
+    for other in others:
+        other_seat = other.game.seats.get(user=student)
+        seat_to_bot(assignment=assignment, table_id=other.pk, index=other_seat.index)
+    try:
+        game_services.seat_assign(game_id=table.game_id, index=index, user=student)
+    except game_services.GameError as exc:
+        raise ClassroomError(exc.message, code=exc.code) from exc
+    table.refresh_from_db()
+    table.benched.pop(str(index), None)
+    table.save(update_fields=["benched"])
+    return table
+
+
+def student_move(*, assignment, student_id, table_id):
+    """Move a student to another table: they take its first open seat, else a bot's seat."""
+    table = _table(assignment, table_id)
+    if table.game.status == Game.Status.FINISHED:
+        raise ClassroomError("That table's game is over.", code="finished")
+    seats = list(table.game.seats.all())
+    if any(s.user_id == int(student_id) for s in seats):
+        return table
+    free = [s for s in seats if s.is_empty] or [s for s in seats if s.is_bot]
+    if not free:
+        raise ClassroomError("That table has no seat free for a student.", code="table_full")
+    return seat_to_student(assignment=assignment, table_id=table.pk, index=free[0].index,
+                           student_id=student_id)
+
+
+@transaction.atomic
+def assignment_set_paused(*, assignment, paused):
+    """"Eyes on me": pause (or resume) every game of the assignment."""
+    for game_id in assignment.tables.values_list("game_id", flat=True):
+        game_services.game_set_paused(game_id=game_id, paused=paused)
+    assignment.paused = bool(paused)
+    assignment.save(update_fields=["paused"])
+    from classrooms.live import assignment_paused_broadcast
+
+    transaction.on_commit(lambda: assignment_paused_broadcast(assignment.pk, paused))
+    return assignment

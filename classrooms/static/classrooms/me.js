@@ -1,0 +1,31 @@
+// "My games": rows pushed by /ws/me/ (new assignment, your turn, finished...).
+import { el, liveSocket } from "./live.js";
+
+const list = document.getElementById("my-games");
+const empty = document.getElementById("my-games-empty");
+const status = document.getElementById("me-status");
+
+function rowNode(row) {
+  return el("li", { dataset: { gameId: row.game_id, state: row.state } },
+    el("a", { href: row.url }, row.title), " ",
+    el("span", { class: `status-pill ${row.state}`, "data-role": "text" }, row.text), " ",
+    el("span", { class: "meta" }, (row.players || []).join(", "),
+      row.due_at && row.state !== "finished" ? ` · due ${new Date(row.due_at).toLocaleString()}` : ""));
+}
+
+function upsert(row) {
+  const old = list.querySelector(`li[data-game-id="${row.game_id}"]`);
+  if (row.removed) { if (old) old.remove(); }
+  else if (old) old.replaceWith(rowNode(row));
+  else list.prepend(rowNode(row));
+  empty.hidden = list.children.length > 0;
+}
+
+liveSocket(list.dataset.wsPath, (msg) => {
+  if (msg.type === "games") {
+    list.replaceChildren(...msg.rows.map(rowNode));
+    empty.hidden = msg.rows.length > 0;
+  } else if (msg.type === "game") {
+    upsert(msg.row);
+  }
+}, (s) => { status.textContent = s === "open" ? "Live" : s; list.dataset.live = s; });

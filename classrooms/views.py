@@ -1,0 +1,468 @@
+"""Classroom pages: parse input, check who may, call a service, render.
+
+Denials are 404 for a class or assignment the user may not see (no leak of which ids exist)
+and 403 for pages of a role the user does not have.
+"""
+
+import csv
+import functools
+import json
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from classrooms import ratelimit, selectors, services
+from classrooms.forms import (
+    AssignmentForm,
+    ClassroomForm,
+    JoinForm,
+    RateLimitedAuthenticationForm,
+    RenameForm,
+    RosterForm,
+    TeacherSignupForm,
+)
+from classrooms.models import Assignment, Membership
+from classrooms.services import ClassroomError, user_is_teacher
+
+
+def _cards_key(classroom_id):
+    return f"classrooms-cards-{classroom_id}"
+
+
+def teacher_required(view):
+    """Signed in, and a teacher or admin; then ``classroom``/``assignment`` ids are resolved
+    against what this user teaches (404 otherwise)."""
+
+    @functools.wraps(view)
+    @login_required
+    def wrapper(request, *args, **kwargs):
+        if not (request.user.is_staff or user_is_teacher(request.user)):
+            raise PermissionDenied("Only teachers can open this page.")
+        if "class_id" in kwargs:
+            classroom = selectors.classroom_for_teacher(user=request.user,
+                                                        classroom_id=kwargs.pop("class_id"))
+            if classroom is None:
+                raise Http404("No such class.")
+            kwargs["classroom"] = classroom
+        if "assignment_id" in kwargs:
+            assignment = selectors.assignment_for_teacher(user=request.user,
+                                                          assignment_id=kwargs.pop("assignment_id"))
+            if assignment is None:
+                raise Http404("No such assignment.")
+            kwargs["assignment"] = assignment
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+# --- accounts ---------------------------------------------------------------------------
+
+class LoginView(auth_views.LoginView):
+    form_class = RateLimitedAuthenticationForm
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if getattr(form, "rate_limited", False):
+            response.status_code = 429
+        return response
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return render(request, "classrooms/home.html")
+    if request.user.is_staff or user_is_teacher(request.user):
+        return redirect("classrooms:class_list")
+    return redirect("classrooms:my_games")
+
+
+def teacher_signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = TeacherSignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        services.teacher_make(user=user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, "Welcome! Create your first class.")
+        return redirect("classrooms:class_list")
+    return render(request, "classrooms/signup.html", {"form": form})
+
+
+def join(request):
+    """Self-join with the class code (new account, or the signed-in student's own)."""
+    form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
+    status = 200
+    if request.method == "POST":
+        if ratelimit.join_blocked(request):
+            form.add_error(None, "Too many wrong codes from this device. Wait a few minutes "
+                                 "and check the code with your teacher.")
+            status = 429
+        elif form.is_valid():
+            user = request.user if request.user.is_authenticated else None
+            try:
+                if user is None and not form.cleaned_data["name"]:
+                    raise ClassroomError("Tell us your name.", code="name")
+                if user is None and not form.cleaned_data["password"]:
+                    raise ClassroomError("Choose a password.", code="password")
+                classroom, joined = services.student_join(
+                    code=form.cleaned_data["code"], name=form.cleaned_data["name"],
+                    password=form.cleaned_data["password"], user=user,
+                )
+            except ClassroomError as exc:
+                if exc.code == "bad_code":
+                    ratelimit.join_failed(request)
+                form.add_error(None, exc.message)
+            else:
+                if user is None:
+                    login(request, joined, backend="django.contrib.auth.backends.ModelBackend")
+                    return render(request, "classrooms/join_done.html",
+                                  {"classroom": classroom, "username": joined.username})
+                messages.success(request, f"You joined {classroom.name}.")
+                return redirect("classrooms:my_games")
+    return render(request, "classrooms/join.html", {"form": form}, status=status)
+
+
+# --- students ---------------------------------------------------------------------------
+
+@login_required
+def my_games(request):
+    return render(request, "classrooms/my_games.html", {
+        "rows": selectors.my_game_rows(user=request.user),
+        "classes": selectors.classes_of_student(user=request.user),
+        "is_teacher": request.user.is_staff or user_is_teacher(request.user),
+    })
+
+
+# --- classes ----------------------------------------------------------------------------
+
+@teacher_required
+def class_list(request):
+    form = ClassroomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            classroom = services.classroom_create(teacher=request.user, name=form.cleaned_data["name"])
+        except ClassroomError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(classroom)
+    classes = selectors.classrooms_visible(user=request.user)
+    return render(request, "classrooms/class_list.html", {"form": form, "classes": classes})
+
+
+@teacher_required
+def class_detail(request, classroom):
+    return render(request, "classrooms/class_detail.html", {
+        "classroom": classroom,
+        "members": selectors.class_students(classroom=classroom),
+        "assignments": classroom.assignments.all(),
+        "roster_form": RosterForm(),
+        "rename_form": RenameForm(initial={"name": classroom.name}),
+        "join_url": request.build_absolute_uri(reverse("classrooms:join")),
+    })
+
+
+@teacher_required
+@require_POST
+def class_rename(request, classroom):
+    form = RenameForm(request.POST)
+    if form.is_valid():
+        try:
+            services.classroom_rename(classroom=classroom, name=form.cleaned_data["name"])
+        except ClassroomError as exc:
+            messages.error(request, exc.message)
+    return redirect(classroom)
+
+
+@teacher_required
+@require_POST
+def roster_add(request, classroom):
+    form = RosterForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Paste at least one name.")
+        return redirect(classroom)
+    try:
+        created = services.roster_add(classroom=classroom, text=form.cleaned_data["names"])
+    except ClassroomError as exc:
+        messages.error(request, exc.message)
+        return redirect(classroom)
+    cards = request.session.get(_cards_key(classroom.pk), {})
+    cards.update({str(user.pk): password for user, password in created})
+    request.session[_cards_key(classroom.pk)] = cards
+    messages.success(request, f"Added {len(created)} students. Print their login cards now.")
+    return redirect("classrooms:cards", class_id=classroom.pk)
+
+
+@teacher_required
+def cards(request, classroom):
+    """Printable login cards.  Passwords are stored hashed only: a card shows a password issued
+    in this browser session (roster or reset); "new cards" issues fresh ones for everyone."""
+    issued = request.session.get(_cards_key(classroom.pk), {})
+    members = selectors.class_students(classroom=classroom)
+    card_list = [{"name": m.student.first_name or m.student.username,
+                  "username": m.student.username,
+                  "password": issued.get(str(m.student_id))} for m in members]
+    return render(request, "classrooms/cards.html", {
+        "classroom": classroom, "cards": card_list,
+        "login_url": request.build_absolute_uri(reverse("login")),
+    })
+
+
+@teacher_required
+@require_POST
+def cards_reissue(request, classroom):
+    issued = {}
+    for m in selectors.class_students(classroom=classroom):
+        student, password = services.student_password_reset(classroom=classroom,
+                                                            student_id=m.student_id)
+        issued[str(student.pk)] = password
+    request.session[_cards_key(classroom.pk)] = issued
+    messages.success(request, "Every student has a new password: hand out these cards.")
+    return redirect("classrooms:cards", class_id=classroom.pk)
+
+
+@teacher_required
+@require_POST
+def join_code(request, classroom):
+    action = request.POST.get("action")
+    if action == "regenerate":
+        services.join_code_regenerate(classroom=classroom)
+        messages.success(request, "New join code; the old one no longer works.")
+    elif action in ("open", "close"):
+        services.join_code_set_open(classroom=classroom, is_open=action == "open")
+    return redirect(classroom)
+
+
+@teacher_required
+@require_POST
+def student_reset(request, classroom, student_id):
+    try:
+        student, password = services.student_password_reset(classroom=classroom,
+                                                            student_id=student_id)
+    except ClassroomError as exc:
+        raise Http404(exc.message) from exc
+    cards = request.session.get(_cards_key(classroom.pk), {})
+    cards[str(student.pk)] = password
+    request.session[_cards_key(classroom.pk)] = cards
+    messages.success(request, f"New password for {student.username}: {password}")
+    return redirect(classroom)
+
+
+@teacher_required
+@require_POST
+def student_rename(request, classroom, student_id):
+    form = RenameForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ClassroomError("A name cannot be empty.")
+        services.student_rename(classroom=classroom, student_id=student_id,
+                                name=form.cleaned_data["name"])
+    except ClassroomError as exc:
+        if exc.code == "not_member":
+            raise Http404(exc.message) from exc
+        messages.error(request, exc.message)
+    return redirect(classroom)
+
+
+@teacher_required
+@require_POST
+def student_remove(request, classroom, student_id):
+    try:
+        student = services.student_remove(classroom=classroom, student_id=student_id)
+    except ClassroomError as exc:
+        raise Http404(exc.message) from exc
+    messages.success(request, f"Removed {student.first_name or student.username} from the class.")
+    return redirect(classroom)
+
+
+@teacher_required
+def student_results(request, classroom, student_id):
+    membership = Membership.objects.filter(classroom=classroom, student_id=student_id) \
+        .select_related("student").first()
+    if membership is None:
+        raise Http404("No such student in this class.")
+    rows = selectors.student_result_rows(classroom=classroom, student=membership.student)
+    return render(request, "classrooms/student_results.html",
+                  {"classroom": classroom, "student": membership.student, "rows": rows,
+                   "totals": selectors.student_totals(rows)})
+
+
+@teacher_required
+def class_results(request, classroom):
+    rows = selectors.student_result_rows(classroom=classroom)
+    return render(request, "classrooms/class_results.html",
+                  {"classroom": classroom, "rows": rows, "totals": selectors.student_totals(rows)})
+
+
+def _csv_response(filename, header, rows):
+    """UTF-8 with a BOM (Excel then reads accents right), every field quoted."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")
+    writer = csv.writer(response, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return response
+
+
+def _safe_cell(value):
+    """Stop spreadsheet formula injection from a student-chosen name."""
+    value = "" if value is None else value
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+@teacher_required
+def class_results_csv(request, classroom):
+    rows = selectors.student_result_rows(classroom=classroom)
+    header = ["Student", "Username", "Assignment", "Table", "Party", "Place", "Districts",
+              "Swing counties", "Won", "Winners", "Decided by", "Status"]
+    data = [[_safe_cell(r["student"]), r["username"], _safe_cell(r["assignment"]), r["table"],
+             r["party"], r["place"], r["districts"], r["swing_counties"],
+             "yes" if r["won"] else "no", _safe_cell(r["winners"]), r["decided_by"], r["status"]]
+            for r in rows]
+    return _csv_response(f"class-{classroom.pk}-results.csv", header, data)
+
+
+# --- assignments ------------------------------------------------------------------------
+
+@teacher_required
+def assignment_create(request, classroom):
+    form = AssignmentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            assignment = services.assignment_create(
+                classroom=classroom, title=data["title"], mode=data["mode"],
+                table_size=data["table_size"], grouping=data["grouping"],
+                bot_level=data.get("bot_level") or "", due_at=data.get("due_at"),
+            )
+        except ClassroomError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if assignment.status == Assignment.Status.DRAFT:
+                return redirect("classrooms:assignment_arrange", assignment_id=assignment.pk)
+            return redirect(assignment)
+    return render(request, "classrooms/assignment_form.html", {"classroom": classroom, "form": form})
+
+
+@teacher_required
+def assignment_arrange(request, assignment):
+    """Manual grouping: drag students between tables, then start (one game per table)."""
+    if assignment.status != Assignment.Status.DRAFT:
+        return redirect(assignment)
+    students = services.class_students(assignment.classroom)
+    error = None
+    if request.method == "POST":
+        try:
+            tables = json.loads(request.POST.get("tables") or "[]")
+            if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
+                raise ClassroomError("Send the tables as a list of lists of student ids.")
+            services.assignment_start(assignment=assignment, tables=tables)
+        except (ValueError, ClassroomError) as exc:
+            error = getattr(exc, "message", "The tables could not be read.")
+        else:
+            return redirect(assignment)
+    proposal = services.tables_propose(students=students, table_size=assignment.table_size)
+    return render(request, "classrooms/assignment_arrange.html", {
+        "assignment": assignment, "classroom": assignment.classroom, "error": error,
+        "tables": [[{"id": s.pk, "name": s.first_name or s.username} for s in t] for t in proposal],
+        "seats": services.seats_for_mode(assignment.mode),
+    }, status=400 if error else 200)
+
+
+@teacher_required
+def assignment_dashboard(request, assignment):
+    return render(request, "classrooms/dashboard.html", {
+        "assignment": assignment, "classroom": assignment.classroom,
+        "rows": selectors.dashboard_rows(assignment=assignment),
+        "students": [{"id": m.student_id, "name": m.student.first_name or m.student.username}
+                     for m in selectors.class_students(classroom=assignment.classroom)],
+        "ws_path": f"/ws/assignments/{assignment.pk}/",
+        "now": timezone.now(),
+    })
+
+
+@teacher_required
+@require_POST
+def assignment_pause(request, assignment):
+    paused = request.POST.get("paused") == "1"
+    services.assignment_set_paused(assignment=assignment, paused=paused)
+    return _done(request, assignment, "Paused every game: eyes on you." if paused else "Resumed.")
+
+
+def _done(request, assignment, message=None, error=None):
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return HttpResponse(json.dumps({"ok": error is None, "message": error or message}),
+                            content_type="application/json", status=400 if error else 200)
+    if error:
+        messages.error(request, error)
+    elif message:
+        messages.success(request, message)
+    return redirect(assignment)
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ClassroomError("Missing or bad number in the form.", code="bad_request") from None
+
+
+@teacher_required
+@require_POST
+def assignment_seat(request, assignment):
+    """Hand a seat to a bot ("bot") or to a student ("student", with student_id)."""
+    try:
+        table_id, index = _int(request.POST.get("table_id")), _int(request.POST.get("index"))
+        if request.POST.get("action") == "bot":
+            services.seat_to_bot(assignment=assignment, table_id=table_id, index=index,
+                                 bot_level=request.POST.get("bot_level", ""))
+        else:
+            services.seat_to_student(assignment=assignment, table_id=table_id, index=index,
+                                     student_id=_int(request.POST.get("student_id")))
+    except ClassroomError as exc:
+        return _done(request, assignment, error=exc.message)
+    return _done(request, assignment, "Seat handed over.")
+
+
+@teacher_required
+@require_POST
+def assignment_move(request, assignment):
+    try:
+        services.student_move(assignment=assignment,
+                              student_id=_int(request.POST.get("student_id")),
+                              table_id=_int(request.POST.get("table_id")))
+    except ClassroomError as exc:
+        return _done(request, assignment, error=exc.message)
+    return _done(request, assignment, "Student moved.")
+
+
+@teacher_required
+def assignment_results(request, assignment):
+    return render(request, "classrooms/assignment_results.html", {
+        "assignment": assignment, "classroom": assignment.classroom,
+        "tables": selectors.result_tables(assignment=assignment),
+    })
+
+
+@teacher_required
+def assignment_results_csv(request, assignment):
+    header = ["Assignment", "Table", "Game", "Status", "Party", "Player", "Username", "Bot",
+              "Districts", "Swing counties", "Place", "Won", "Winners", "Decided by"]
+    data = [[_safe_cell(assignment.title), r["table"], r["game_id"], r["status"], r["party"],
+             _safe_cell(r["player"]), r["username"], "yes" if r["is_bot"] else "no",
+             r["districts"], r["swing_counties"], r["place"], "yes" if r["won"] else "no",
+             _safe_cell(r["winners"]), r["decided_by"]]
+            for r in selectors.result_rows(assignment=assignment)]
+    return _csv_response(f"assignment-{assignment.pk}-results.csv", header, data)

@@ -1,0 +1,252 @@
+"""Classroom services: accounts, roster, join codes, assignments, seats, pause, results."""
+
+import pytest
+from django.contrib.auth import authenticate
+
+from classrooms import selectors, services
+from classrooms.models import JOIN_CODE_ALPHABET, Assignment, AssignmentGame, Membership
+from classrooms.services import ClassroomError
+from games.models import Game
+
+from .conftest import join, make_teacher, make_user, play_to_end
+
+pytestmark = pytest.mark.django_db
+
+
+def test_teacher_signup_puts_the_user_in_the_teachers_group():
+    user = services.teacher_signup(username="mrs_t", password="long-enough-1", name="Mrs T")
+    assert services.user_is_teacher(user)
+    with pytest.raises(ClassroomError):
+        services.teacher_signup(username="MRS_T", password="x" * 10)
+
+
+def test_roster_creates_accounts_with_easy_passwords_that_work():
+    teacher = make_teacher("t")
+    classroom = services.classroom_create(teacher=teacher, name="7C")
+    created = services.roster_add(classroom=classroom,
+                                  text="Ana María López\n\n  Zoë O'Brien, Jr. \nБорис\n")
+    assert len(created) == 3
+    names = [u.first_name for u, _ in created]
+    assert names == ["Ana María López", "Zoë O'Brien, Jr.", "Борис"]
+    usernames = [u.username for u, _ in created]
+    assert usernames[0].startswith("ana") and usernames[1].startswith("zoe")
+    assert usernames[2].startswith("student")
+    for user, password in created:
+        assert len(password) >= 6
+        assert not set(user.username[-3:]) & set("01")
+        assert authenticate(username=user.username, password=password) == user
+    assert classroom.memberships.count() == 3
+
+
+def test_roster_rejects_empty_and_oversized_input():
+    classroom = services.classroom_create(teacher=make_teacher("t"), name="7C")
+    with pytest.raises(ClassroomError):
+        services.roster_add(classroom=classroom, text="  \n \n")
+    with pytest.raises(ClassroomError):
+        services.roster_add(classroom=classroom, text="\n".join(f"S{i}" for i in range(61)))
+    assert classroom.memberships.count() == 0
+
+
+def test_join_codes_use_the_unambiguous_alphabet():
+    assert not set(JOIN_CODE_ALPHABET) & set("0O1lIL")
+    teacher = make_teacher("t")
+    codes = {services.classroom_create(teacher=teacher, name=f"C{i}").join_code for i in range(40)}
+    assert len(codes) == 40
+    for code in codes:
+        assert len(code) == 6 and set(code) <= set(JOIN_CODE_ALPHABET)
+
+
+def test_self_join_creates_an_account_and_respects_closed_and_regenerated_codes():
+    classroom = services.classroom_create(teacher=make_teacher("t"), name="7C")
+    typed = " " + classroom.join_code.lower()[:3] + "-" + classroom.join_code.lower()[3:]
+    joined_class, user = services.student_join(code=typed, name="Chloé", password="secret-1")
+    assert joined_class == classroom and user.first_name == "Chloé"
+    assert authenticate(username=user.username, password="secret-1") == user
+
+    services.join_code_set_open(classroom=classroom, is_open=False)
+    with pytest.raises(ClassroomError) as err:
+        services.student_join(code=classroom.join_code, name="Dan", password="secret-2")
+    assert err.value.code == "bad_code"
+    services.join_code_set_open(classroom=classroom, is_open=True)
+    old = classroom.join_code
+    services.join_code_regenerate(classroom=classroom)
+    assert classroom.join_code != old
+    with pytest.raises(ClassroomError):
+        services.student_join(code=old, name="Dan", password="secret-2")
+    # a signed-in student joins a second class with their own account
+    other = services.classroom_create(teacher=make_teacher("t2"), name="Chess club")
+    services.student_join(code=other.join_code, name="", password="", user=user)
+    assert set(selectors.classes_of_student(user=user)) == {classroom, other}
+
+
+def test_teacher_resets_renames_and_removes_students(school):
+    student, password = services.student_password_reset(classroom=school.class_a,
+                                                        student_id=school.ana.pk)
+    assert authenticate(username="ana", password=password) == school.ana
+    services.student_rename(classroom=school.class_a, student_id=school.ana.pk, name="Anita")
+    school.ana.refresh_from_db()
+    assert school.ana.first_name == "Anita"
+    # another class's student cannot be reached through this class
+    with pytest.raises(ClassroomError):
+        services.student_password_reset(classroom=school.class_a, student_id=school.eve.pk)
+    services.student_remove(classroom=school.class_a, student_id=school.ana.pk)
+    school.ana.refresh_from_db()
+    assert not school.ana.is_active
+    assert not Membership.objects.filter(classroom=school.class_a, student=school.ana).exists()
+    seat = school.game.seats.get(index=next(
+        s.index for s in school.game.seats.all() if s.user_id is None))
+    assert seat.is_bot  # her seat went to a bot
+
+
+def test_random_assignment_makes_balanced_tables_with_bots():
+    teacher = make_teacher("t")
+    classroom = services.classroom_create(teacher=teacher, name="7C")
+    students = [make_user(f"s{i}") for i in range(7)]
+    join(classroom, *students)
+    assignment = services.assignment_create(classroom=classroom, title="Maps", mode="4",
+                                            table_size=3, grouping="random", bot_level="easy")
+    assert assignment.status == Assignment.Status.STARTED
+    tables = list(assignment.tables.select_related("game"))
+    assert len(tables) == 3
+    humans = sorted(t.game.seats.filter(user__isnull=False).count() for t in tables)
+    assert humans == [2, 2, 3]
+    for t in tables:
+        assert t.game.seats.count() == 4
+        assert t.game.seats.filter(bot_level="easy").count() == 4 - t.game.seats.filter(
+            user__isnull=False).count()
+        assert t.game.status == Game.Status.ACTIVE and t.game.created_by == teacher
+    seated = [s.user_id for t in tables for s in t.game.seats.all() if s.user_id]
+    assert sorted(seated) == sorted(s.pk for s in students)
+
+
+def test_assignment_validation():
+    classroom = services.classroom_create(teacher=make_teacher("t"), name="7C")
+    with pytest.raises(ClassroomError):
+        services.assignment_create(classroom=classroom, title="x", mode="9")
+    with pytest.raises(ClassroomError):
+        services.assignment_create(classroom=classroom, title="x", mode="2", table_size=3)
+    with pytest.raises(ClassroomError) as err:
+        services.assignment_create(classroom=classroom, title="x", mode="2")
+    assert err.value.code == "no_students"
+
+
+def test_manual_grouping_starts_with_the_teachers_tables(school):
+    extra = make_user("cara")
+    join(school.class_a, extra)
+    assignment = services.assignment_create(classroom=school.class_a, title="Manual",
+                                            mode="2", table_size=2, grouping="manual",
+                                            bot_level="medium")
+    assert assignment.status == Assignment.Status.DRAFT and not assignment.tables.exists()
+    with pytest.raises(ClassroomError):  # a student of another class
+        services.assignment_start(assignment=assignment, tables=[[school.eve.pk]])
+    with pytest.raises(ClassroomError):  # twice
+        services.assignment_start(assignment=assignment, tables=[[school.ana.pk], [school.ana.pk]])
+    with pytest.raises(ClassroomError):  # too many at a table
+        services.assignment_start(assignment=assignment,
+                                  tables=[[school.ana.pk, school.ben.pk, extra.pk]])
+    services.assignment_start(assignment=assignment,
+                              tables=[[school.ana.pk, extra.pk], [str(school.ben.pk)]])
+    t1, t2 = assignment.tables.order_by("table")
+    assert {s.user_id for s in t1.game.seats.all()} == {school.ana.pk, extra.pk}
+    assert t2.game.seats.filter(bot_level="medium").count() == 1
+    with pytest.raises(ClassroomError):
+        services.assignment_start(assignment=assignment, tables=[[school.ana.pk]])
+
+
+def test_seat_to_bot_and_back_and_move_between_tables(school):
+    extra = make_user("cara")
+    join(school.class_a, extra)
+    assignment = services.assignment_create(classroom=school.class_a, title="Moves", mode="2",
+                                            table_size=1, grouping="manual", bot_level="easy")
+    services.assignment_start(assignment=assignment,
+                              tables=[[school.ana.pk], [school.ben.pk], [extra.pk]])
+    t1, t2, t3 = assignment.tables.order_by("table")
+    ana_seat = t1.game.seats.get(user=school.ana).index
+    services.seat_to_bot(assignment=assignment, table_id=t1.pk, index=ana_seat)
+    t1.refresh_from_db()
+    assert t1.game.seats.get(index=ana_seat).bot_level == "easy"
+    assert t1.benched == {str(ana_seat): school.ana.pk}
+    row = selectors.dashboard_row(table=t1)
+    assert any(p["benched_user_id"] == school.ana.pk for p in row["players"])
+    services.seat_to_student(assignment=assignment, table_id=t1.pk, index=ana_seat,
+                             student_id=school.ana.pk)
+    t1.refresh_from_db()
+    assert t1.game.seats.get(index=ana_seat).user == school.ana and t1.benched == {}
+    # move Ana to table 2: she takes its bot seat, a bot takes hers at table 1
+    services.student_move(assignment=assignment, student_id=school.ana.pk, table_id=t2.pk)
+    assert t2.game.seats.filter(user=school.ana).exists()
+    assert not t1.game.seats.filter(user=school.ana).exists()
+    assert t1.game.seats.get(index=ana_seat).is_bot
+    with pytest.raises(ClassroomError):  # table 2 now has no seat for a third student... nor a bot
+        services.student_move(assignment=assignment, student_id=extra.pk, table_id=t2.pk)
+    with pytest.raises(ClassroomError):  # a student holds it
+        services.seat_to_student(assignment=assignment, table_id=t2.pk,
+                                 index=t2.game.seats.get(user=school.ben).index,
+                                 student_id=extra.pk)
+    with pytest.raises(ClassroomError):  # not a member of this class
+        services.student_move(assignment=assignment, student_id=school.eve.pk, table_id=t3.pk)
+    other_table = AssignmentGame.objects.get(assignment=school.assignment_b)
+    with pytest.raises(ClassroomError):  # a table of another assignment
+        services.seat_to_bot(assignment=assignment, table_id=other_table.pk, index=0)
+
+
+def test_pause_and_resume_every_game(school):
+    services.assignment_set_paused(assignment=school.assignment, paused=True)
+    school.game.refresh_from_db()
+    assert school.game.status == Game.Status.PAUSED and school.assignment.paused
+    row = selectors.my_game_row(game=school.game, user=school.ana)
+    assert row["state"] == "paused"
+    services.assignment_set_paused(assignment=school.assignment, paused=False)
+    school.game.refresh_from_db()
+    assert school.game.status == Game.Status.ACTIVE
+
+
+def test_my_game_rows_say_what_matters(school):
+    game = school.game
+    to_move = game.seats.get(index=__import__("games.engine", fromlist=["get_rules"])
+                             .get_rules("mapmaker").to_move(game.state)[0])
+    waiting = game.seats.exclude(pk=to_move.pk).get()
+    assert selectors.my_game_row(game=game, user=to_move.user)["text"] == "your turn"
+    first = to_move.user.first_name.split()[0]
+    assert selectors.my_game_row(game=game, user=waiting.user)["text"] == f"waiting for {first}"
+    rows = selectors.my_game_rows(user=school.ana)
+    assert [r["title"] for r in rows] == ["Lesson 1 - table 1"]
+
+    play_to_end(game)
+    game.refresh_from_db()
+    result = game.result
+    winner = result["winners"][0]
+    entries = {e["seat"]: e for e in result["ranking"]}
+    loser = next(s for s in entries if s != winner)
+    w_user = game.seats.get(index=winner).user
+    l_user = game.seats.get(index=loser).user
+    text = selectors.my_game_row(game=game, user=w_user)["text"]
+    assert text.startswith(
+        f"finished - you won {entries[winner]['districts']} districts to {entries[loser]['districts']}")
+    assert selectors.my_game_row(game=game, user=l_user)["text"].startswith("finished - you lost")
+
+
+def test_results_per_assignment_and_per_student(school):
+    play_to_end(school.game)
+    rows = selectors.result_rows(assignment=school.assignment)
+    assert len(rows) == 2
+    winners = [r for r in rows if r["won"]]
+    assert winners and all(r["winners"] for r in rows)
+    assert {r["party"] for r in rows} == {"Red Elephants", "Blue Donkeys"}
+    assert all(isinstance(r["districts"], int) for r in rows)
+    assert rows[0]["decided_by"] in selectors.DECIDED_BY.values()
+    per_student = selectors.student_result_rows(classroom=school.class_a)
+    assert {r["student"] for r in per_student} == {"Ana María", "Ben, Jr."}
+    totals = selectors.student_totals(per_student)
+    assert sum(t["wins"] for t in totals) >= 1
+    dash = selectors.dashboard_row(table=school.table)
+    assert dash["finished"] and dash["winners"]
+    assert sum(dash["district_counts"]) == sum(r["districts"] for r in rows)
+
+
+def test_tables_propose_sizes_differ_by_at_most_one():
+    for n in range(1, 36):
+        for size in (1, 2, 3, 4):
+            tables = services.tables_propose(students=list(range(n)), table_size=size, seed=n)
+            sizes = [len(t) for t in tables]
+            assert sum(sizes) == n and max(sizes) <= size and max(sizes) - min(sizes) <= 1
