@@ -6,8 +6,7 @@ game services send after every committed change.  Events are JSON-safe dicts.
 
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from games.broadcast import group_send_many
 
 logger = logging.getLogger(__name__)
 
@@ -24,35 +23,36 @@ def group_for_user(user_id):
 
 
 def _send(group, event):
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(group, event)
+    group_send_many([(group, event)])
 
 
 def on_game_changed(sender, game, seats, **kwargs):
-    """Push the table's dashboard row and each seated player's "my games" row."""
+    """Push the table's dashboard row and each seated player's "my games" row (one hop)."""
     from classrooms.models import AssignmentGame
     from classrooms.selectors import dashboard_row, my_game_row
 
     try:
         table = AssignmentGame.objects.select_related("assignment").filter(game=game).first()
+        events = []
         if table is not None:
             table.game = game
-            _send(group_for_assignment(table.assignment_id),
-                  {"type": EVENT_DASHBOARD_ROW, "row": dashboard_row(table=table, seats=seats)})
+            events.append((group_for_assignment(table.assignment_id),
+                           {"type": EVENT_DASHBOARD_ROW,
+                            "row": dashboard_row(table=table, seats=seats)}))
         for seat in seats:
             if seat.user_id:
-                _send(group_for_user(seat.user_id),
-                      {"type": EVENT_MY_GAME,
-                       "row": my_game_row(game=game, user=seat.user, seats=seats,
-                                          table=table or False)})
+                events.append((group_for_user(seat.user_id),
+                               {"type": EVENT_MY_GAME,
+                                "row": my_game_row(game=game, user=seat.user, seats=seats,
+                                                   table=table or False)}))
         # A student just handed to a bot keeps the game in "my games" until reload; tell them.
         if table is not None:
             for user_id in set((table.benched or {}).values()):
                 if not any(s.user_id == user_id for s in seats):
-                    _send(group_for_user(user_id),
-                          {"type": EVENT_MY_GAME, "row": {"game_id": game.pk, "removed": True}})
+                    events.append((group_for_user(user_id),
+                                   {"type": EVENT_MY_GAME,
+                                    "row": {"game_id": game.pk, "removed": True}}))
+        group_send_many(events)
     except Exception:  # a dashboard must never break a move
         logger.exception("classrooms live update failed for game %s", game.pk)
 

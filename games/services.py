@@ -4,9 +4,12 @@
 checks the expected version and the seat, asks the engine to apply the move, appends it to
 the move log and saves the snapshot.  Only after the commit are the per-seat views broadcast,
 listeners told (``game_changed``) and bots scheduled - never for a move that rolled back.
+Those after-commit steps are "robust": if one fails it is logged, and the committed move
+still stands and is reported as accepted.
 """
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -18,6 +21,8 @@ from games.broadcast import game_broadcast
 from games.engine import IllegalMove, get_rules
 from games.models import Game, Move, Seat
 from games.signals import game_changed
+
+logger = logging.getLogger(__name__)
 
 
 class GameError(Exception):
@@ -101,7 +106,7 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None):
         for index, spec in enumerate(seats)
     )
     _game_start_if_full(game)
-    transaction.on_commit(lambda: _after_commit(game.pk))
+    transaction.on_commit(lambda: _after_commit(game.pk), robust=True)
     return game
 
 
@@ -130,7 +135,7 @@ def seat_take(*, game_id, user, index=None):
     seat.user = user
     seat.save(update_fields=["user"])
     _game_start_if_full(game)
-    transaction.on_commit(lambda: _after_commit(game.pk))
+    transaction.on_commit(lambda: _after_commit(game.pk), robust=True)
     return seat
 
 
@@ -151,7 +156,7 @@ def seat_assign(*, game_id, index, user=None, bot_level=""):
     seat.bot_level = bot_level or ""
     seat.save(update_fields=["user", "bot_level"])
     _game_start_if_full(game)
-    transaction.on_commit(lambda: _after_commit(game.pk))
+    transaction.on_commit(lambda: _after_commit(game.pk), robust=True)
     return seat
 
 
@@ -166,7 +171,7 @@ def game_set_paused(*, game_id, paused):
         return game
     game.status = wanted
     game.save(update_fields=["status"])
-    transaction.on_commit(lambda: _after_commit(game.pk))
+    transaction.on_commit(lambda: _after_commit(game.pk), robust=True)
     return game
 
 
@@ -218,7 +223,7 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
             game.finished_at = now
             fields += ["status", "result", "finished_at"]
         game.save(update_fields=fields)
-        transaction.on_commit(lambda: _after_commit(game.pk, game=game, seats=seats))
+        transaction.on_commit(lambda: _after_commit(game.pk, game=game, seats=seats), robust=True)
     return game
 
 
@@ -238,9 +243,18 @@ def _after_commit(game_id, *, game=None, seats=None):
     if game is None:
         game = Game.objects.get(pk=game_id)
         seats = list(game.seats.select_related("user").order_by("index"))
-    game_broadcast(game=game, seats=seats)
-    game_changed.send(sender=Game, game=game, seats=seats)
-    bot_runner.bot_turns_schedule(game=game, seats=seats)
+    for step in (game_broadcast, _listeners_notify, bot_runner.bot_turns_schedule):
+        try:
+            step(game=game, seats=seats)
+        except Exception:  # each step on its own: a dead dashboard must not stall a bot
+            logger.exception("after-commit step %s failed for game %s", step.__name__, game.pk)
+
+
+def _listeners_notify(*, game, seats):
+    for receiver, error in game_changed.send_robust(sender=Game, game=game, seats=seats):
+        if error is not None:
+            logger.error("game_changed receiver %r failed for game %s", receiver, game.pk,
+                         exc_info=error)
 
 
 def game_bots_resume(*, game_id):

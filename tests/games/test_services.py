@@ -193,3 +193,32 @@ def test_rolled_back_transaction_broadcasts_nothing(players, monkeypatch):
         raise RuntimeError("the caller failed after the move")
     game.refresh_from_db()
     assert game.version == 0 and sent == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_listener_or_broadcast_does_not_undo_or_hide_a_committed_move(players, monkeypatch,
+                                                                               settings):
+    from games import bot_runner
+    from games.signals import game_changed
+
+    settings.BOT_RUNNER = "inprocess"
+    ana, ben = players
+    game = make_game(ana, bots=("easy",))
+    scheduled = []
+    monkeypatch.setattr(bot_runner, "bot_move_enqueue", lambda **kw: scheduled.append(kw))
+
+    def broken_listener(**kwargs):
+        raise RuntimeError("dashboard down")
+
+    def broken_broadcast(**kwargs):
+        raise ConnectionError("redis down")
+
+    game_changed.connect(broken_listener, dispatch_uid="test-broken")
+    monkeypatch.setattr(services, "game_broadcast", broken_broadcast)
+    try:
+        updated = services.move_submit(game_id=game.pk, seat_index=0,
+                                       move=a_legal_move(game, 0), expected_version=0, user=ana)
+    finally:
+        game_changed.disconnect(dispatch_uid="test-broken")
+    assert updated.version == 1 and Move.objects.filter(game=game).count() == 1
+    assert scheduled == [{"game_id": game.pk, "ply": 1, "seat_index": 1}]
