@@ -125,12 +125,13 @@ def _database_url(settings_dict):
     return f"postgres://{auth}{host}:{port}/{name}"
 
 
-def live_server_start(*, extra_env=None, log_name="liveserver"):
-    """Start daphne on a free port against the current test database; return (url, proc)."""
+def live_server_start(*, extra_env=None, log_name="liveserver", port=None):
+    """Start daphne (on ``port`` or a free one) against the current test database; return
+    (url, proc)."""
     from django.conf import settings
     from django.db import connection
 
-    port = _free_port()
+    port = port or _free_port()
     log_path = ROOT / f"{log_name}-{port}.log"
     env = {
         **os.environ,
