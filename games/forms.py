@@ -18,10 +18,22 @@ class GameCreateForm(forms.Form):
         required=False,
         label="Fill the other seats with bots",
     )
+    watch = forms.BooleanField(
+        required=False, label="Just watch: bots take every seat (pick their level above)"
+    )
     party = forms.ChoiceField(
         choices=[("1", "Blue Donkeys"), ("0", "Red Elephants")], initial="1",
         required=False, label="Your party (solo)",
     )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("watch"):
+            if str(data.get("mode", "")).startswith("solo"):
+                self.add_error("watch", "Bots play the multiplayer games, not the solo ones.")
+            elif not data.get("bots"):
+                self.add_error("bots", "Pick the bots' level to watch them play.")
+        return data
 
     def engine_options(self):
         mode = self.cleaned_data["mode"]

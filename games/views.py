@@ -21,8 +21,9 @@ def lobby(request):
             options = form.engine_options()
             bots = form.cleaned_data.get("bots") or ""
             count = services.seats_needed(kind="mapmaker", options=options)
-            seats = [services.SeatSpec(user=request.user)] + [
-                services.SeatSpec(bot_level=bots) for _ in range(count - 1)
+            humans = [] if form.cleaned_data.get("watch") else [services.SeatSpec(user=request.user)]
+            seats = humans + [
+                services.SeatSpec(bot_level=bots) for _ in range(count - len(humans))
             ]
             game = services.game_create(
                 kind="mapmaker", options=options, created_by=request.user, seats=seats

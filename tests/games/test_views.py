@@ -49,3 +49,16 @@ def test_bad_form_is_shown_again_with_errors(client):
 
 def test_anonymous_is_sent_to_sign_in(client):
     assert client.get("/games/").status_code == 302
+
+
+def test_watch_a_bots_only_game(client):
+    ana = make_user("ana")
+    client.force_login(ana)
+    response = client.post("/games/", {"mode": "3", "bots": "random", "watch": "on"})
+    game = Game.objects.get()
+    assert response.status_code == 302 and game.status == Game.Status.ACTIVE
+    assert [s.bot_level for s in game.seats.order_by("index")] == ["random"] * 3
+    page = client.get(f"/games/{game.pk}/")  # the creator watches as a spectator
+    assert page.status_code == 200
+    response = client.post("/games/", {"mode": "2", "bots": "", "watch": "on"})
+    assert response.status_code == 200 and "level" in response.content.decode()
