@@ -73,7 +73,8 @@ Result
 "swing_counties" | "supreme_court" | "shared" | "solo"}; solo adds "score", "won",
 "borders_used" (and "lost").  Solo easy: districts = own party's, won = more than the other
 party's, score = own minus other.  Solo competitive: districts = all (tied) districts, won =
-game finished with every district tied, score = 10 per district minus 1 per border.
+game finished with every district tied, score = 10 per district minus 1 per border (while
+playing: the running count; a lost attempt, one with an untied district, scores 0).
 """
 
 import random
@@ -751,6 +752,8 @@ class MapmakerRules(Rules):
             own = state["party_of_seat"][0]
             mine = sum(1 for d in state["districts"] if d["winner"] == own)
             return mine - (len(state["districts"]) - mine)
+        if state["lost"]:  # "You only win if every district is tied. You then score ..."
+            return 0
         return 10 * len(state["districts"]) - len(state["borders"])
 
     def result(self, state):

@@ -480,6 +480,7 @@ def test_solo_competitive_tied_districts_and_loss_by_untied_district_with_undo()
     assert RULES.is_over(state) and RULES.to_move(state) == []
     result = RULES.result(state)
     assert result["won"] is False and result["winners"] == [] and result["lost"] is True
+    assert result["score"] == 0 == RULES.view(state, 0)["score"]  # only a win scores
     with pytest.raises(IllegalMove) as err:
         RULES.apply(state, 0, border((0, 0), (1, 0)))
     assert err.value.code == "game_over"
