@@ -36,7 +36,7 @@ test: $(STAMP)
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)
 	@if [ -n "$$DATABASE_URL" ]; then \
 	  echo "--- embedded shape (SQLite, in-memory layer, in-process bots) ---"; \
-	  env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest -m embedded $(PYTEST_ARGS); \
+	  env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest -m "embedded and not redis and not postgres" $(PYTEST_ARGS); \
 	fi
 
 test-fast: $(STAMP)

@@ -1,22 +1,42 @@
+"""Admin pages for games are read-only: every change to a game goes through games.services
+(row lock, move log, broadcast, bots), which the admin would bypass."""
+
 from django.contrib import admin
 
 from games.models import Game, Move, Seat
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "kind", "status", "version", "created_by", "created_at")
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ("id", "kind", "status", "version", "lobby", "created_by", "created_at")
     list_filter = ("kind", "status")
     inlines = [SeatInline]
-    readonly_fields = ("seed", "state", "version", "result")
+    exclude = ("seed",)
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ReadOnlyAdmin):
     list_display = ("game", "ply", "seat", "by_bot", "created_at")
-    readonly_fields = ("game", "ply", "seat", "move", "by_bot", "created_at")

@@ -4,6 +4,7 @@ Two runners, picked by ``settings.BOT_RUNNER``:
 
 * ``celery`` (production shape): a ``bot_move_play`` task on the ``bots`` queue, delayed by
   ``BOT_MOVE_DELAY_S`` so students see each border.  Any worker may run it; it is idempotent.
+* ``off``: nothing is scheduled (tests that do not exercise bots).
 * ``inprocess`` (embedded default, no Redis): the same service call, run in this process after
   the same delay.  Under the ASGI server it is scheduled on the server's event loop, so its
   broadcasts reach the in-memory channel layer from the loop that owns it; elsewhere (a
@@ -51,6 +52,8 @@ def bot_turns_schedule(*, game, seats):
 def bot_move_enqueue(*, game_id, ply, seat_index, delay=None):
     delay = settings.BOT_MOVE_DELAY_S if delay is None else delay
     kwargs = {"game_id": game_id, "ply": ply, "seat_index": seat_index}
+    if settings.BOT_RUNNER == "off":
+        return
     if settings.BOT_RUNNER == "celery":
         from games.tasks import bot_move_play as task
 

@@ -6,7 +6,8 @@ Protocol (JSON text frames):
   server -> client  {"type": "state", "game": {...}}        on connect and after every change
                     {"type": "ack", "ref": "...", "version": N}
                     {"type": "error", "code": "...", "message": "...", "ref": "..."}
-Close codes: 4401 not signed in, 4403 not allowed to watch, 4404 no such game.
+Close codes: 4401 not signed in, 4404 no such game (or not one this user may watch: the
+same answer, so ids cannot be probed).
 """
 
 import json
@@ -66,13 +67,13 @@ def parse_frame(text):
 
 
 @db_call
-def _load_access(game_id, user):
+def _may_watch(game_id, user):
     game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None, False
-    if not game_can_watch(game=game, user=user):
-        return game, False
-    return game, True
+    if game is None or not game_can_watch(game=game, user=user):
+        return False
+    # Someone is looking at this game: pick up a bot turn lost in a restart.
+    services.game_bots_resume_stalled(game_ids=[game_id])
+    return True
 
 
 @db_call
@@ -95,9 +96,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        game, allowed = await _load_access(self.game_id, self.user)
-        if game is None or not allowed:
-            await self.close(code=4404 if game is None else 4403)
+        if not await _may_watch(self.game_id, self.user):
+            await self.close(code=4404)
             return
         await self.accept()
         await self._send_fresh_state()

@@ -28,6 +28,8 @@ class Game(models.Model):
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
+    # Listed in the lobby's open games (classroom tables are not: they are seated by the teacher).
+    lobby = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="games_created",

@@ -31,7 +31,7 @@ def games_of_user(*, user):
 
 
 def open_games(*, exclude_user=None):
-    games = Game.objects.filter(status=Game.Status.WAITING)
+    games = Game.objects.filter(status=Game.Status.WAITING, lobby=True)
     if exclude_user is not None:
         games = games.exclude(seats__user=exclude_user)
     return games.prefetch_related("seats__user")

@@ -9,6 +9,7 @@ still stands and is reported as accepted.
 """
 
 import hashlib
+import json
 import logging
 import secrets
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from games.models import Game, Move, Seat
 from games.signals import game_changed
 
 logger = logging.getLogger(__name__)
+
+MAX_MOVE_BYTES = 2048
 
 
 class GameError(Exception):
@@ -79,8 +82,9 @@ def bot_seed(*, game, ply, seat_index):
 
 
 @transaction.atomic
-def game_create(*, kind, options, created_by=None, seats=None, seed=None):
+def game_create(*, kind, options, created_by=None, seats=None, seed=None, lobby=False):
     """Create a game; ``seats`` is a list of ``SeatSpec`` (missing ones are open seats).
+    ``lobby`` lists it among the lobby's open games.
 
     Raises ``GameError`` for options the engine refuses.
     """
@@ -95,8 +99,11 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None):
     if len(seats) > count:
         raise GameError(f"This game has {count} seats, not {len(seats)}.", code="seats")
     seats += [SeatSpec()] * (count - len(seats))
+    for spec in seats:
+        _bot_level_check(spec.bot_level)
     game = Game.objects.create(
-        kind=kind, options=dict(options), seed=str(seed), state=state, created_by=created_by
+        kind=kind, options=dict(options), seed=str(seed), state=state, created_by=created_by,
+        lobby=lobby,
     )
     users = [spec.user for spec in seats if spec.user is not None]
     if len({user.pk for user in users}) != len(users):
@@ -108,6 +115,14 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None):
     _game_start_if_full(game)
     transaction.on_commit(lambda: _after_commit(game.pk), robust=True)
     return game
+
+
+def _bot_level_check(level):
+    if level and level not in Seat.BotLevel.values:
+        raise SeatError(
+            f"There is no bot level {level!r}; choose one of {', '.join(Seat.BotLevel.values)}.",
+            code="bot_level",
+        )
 
 
 def _game_start_if_full(game):
@@ -140,16 +155,23 @@ def seat_take(*, game_id, user, index=None):
 
 
 @transaction.atomic
-def seat_assign(*, game_id, index, user=None, bot_level=""):
-    """Hand seat ``index`` to ``user`` or to a bot of ``bot_level`` (mid-game too)."""
+def seat_assign(*, game_id, index, user=None, bot_level="", expect=None):
+    """Hand seat ``index`` to ``user`` or to a bot of ``bot_level`` (mid-game too).
+
+    ``expect``: ``(user_id or None, bot_level)`` the seat must still hold under the row lock,
+    so two teachers' clicks cannot silently overwrite each other.
+    """
     if (user is None) == (not bot_level):
         raise SeatError("A seat goes to either a player or a bot.")
+    _bot_level_check(bot_level)
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status == Game.Status.FINISHED:
         raise SeatError("This game is over.")
     seat = game.seats.filter(index=index).first()
     if seat is None:
         raise SeatError("There is no such seat.")
+    if expect is not None and (seat.user_id, seat.bot_level) != (expect[0], expect[1] or ""):
+        raise SeatError("That seat changed meanwhile; reload and try again.", code="seat_changed")
     if user is not None and game.seats.filter(user=user).exclude(index=index).exists():
         raise SeatError("That player already has another seat at this table.")
     seat.user = user
@@ -198,6 +220,8 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
             raise SeatError("That seat is not played by a bot.", code="not_your_seat")
         if game.status != Game.Status.ACTIVE:
             raise MoveRejected(_STATUS_MESSAGES[game.status], code=f"game_{game.status}")
+        if len(json.dumps(move)) > MAX_MOVE_BYTES:
+            raise MoveRejected("That move is far too large to be a real move.", code="bad_move")
         if expected_version != game.version:
             raise StaleVersion("The game moved on before your move arrived; here is the board now.")
         rules = get_rules(game.kind)
@@ -257,10 +281,30 @@ def _listeners_notify(*, game, seats):
                          exc_info=error)
 
 
-def game_bots_resume(*, game_id):
-    """Schedule whatever bot turn a game is waiting for (after a restart, a resume...)."""
-    game = Game.objects.get(pk=game_id)
-    bot_runner.bot_turns_schedule(game=game, seats=list(game.seats.all()))
+def game_bots_resume_stalled(*, game_ids=None, idle_s=None):
+    """Re-schedule bot turns that nobody is playing: games waiting for a bot whose last move
+    (or start) is older than ``idle_s``.  Scheduled bot moves live in a worker's or the web
+    process's memory; after a restart this picks them up again.  Safe to call any time:
+    bot tasks are idempotent.  Returns the ids of the games resumed."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.db.models import Q
+
+    idle_s = settings.BOT_STALL_S if idle_s is None else idle_s
+    cutoff = timezone.now() - timedelta(seconds=idle_s)
+    games = Game.objects.filter(status=Game.Status.ACTIVE, seats__bot_level__gt="").filter(
+        Q(last_move_at__lt=cutoff) | Q(last_move_at__isnull=True, created_at__lt=cutoff)
+    ).distinct().prefetch_related("seats")
+    if game_ids is not None:
+        games = games.filter(pk__in=game_ids)
+    resumed = []
+    for game in games:
+        waiting = set(get_rules(game.kind).to_move(game.state))
+        if any(seat.is_bot and seat.index in waiting for seat in game.seats.all()):
+            bot_runner.bot_turns_schedule(game=game, seats=list(game.seats.all()))
+            resumed.append(game.pk)
+    return resumed
 
 
 def bot_move_play(*, game_id, ply, seat_index):

@@ -1,6 +1,7 @@
 """Celery tasks: thin wrappers that schedule services; no game logic here."""
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import DatabaseError, InterfaceError, OperationalError
 
 from games import services
@@ -21,3 +22,9 @@ from games import services
 def bot_move_play(*, game_id, ply, seat_index):
     """Play the bot's move for ``game_id`` at ``ply`` if it is still due (idempotent)."""
     return services.bot_move_play(game_id=game_id, ply=ply, seat_index=seat_index)
+
+
+@worker_ready.connect
+def bots_resume_on_worker_start(**kwargs):
+    """A worker (re)starting picks up bot turns whose scheduled task was lost."""
+    services.game_bots_resume_stalled()

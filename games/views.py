@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -26,7 +26,7 @@ def lobby(request):
                 services.SeatSpec(bot_level=bots) for _ in range(count - len(humans))
             ]
             game = services.game_create(
-                kind="mapmaker", options=options, created_by=request.user, seats=seats
+                kind="mapmaker", options=options, created_by=request.user, seats=seats, lobby=True
             )
             return redirect(game)
     else:
@@ -46,7 +46,7 @@ def lobby(request):
 def game_detail(request, game_id):
     game = get_object_or_404(Game, pk=game_id)
     if not game_can_watch(game=game, user=request.user):
-        raise PermissionDenied("You cannot watch this game.")
+        raise Http404("There is no such game.")  # the same answer as a missing one
     frame = game_frame(game=game, user=request.user)
     return render(
         request,
@@ -67,7 +67,7 @@ def game_detail(request, game_id):
 def game_join(request, game_id):
     game = get_object_or_404(Game, pk=game_id)
     if not game_can_join(game=game, user=request.user):
-        raise PermissionDenied("You cannot join this game.")
+        raise Http404("There is no such game.")
     try:
         services.seat_take(game_id=game.pk, user=request.user)
     except services.GameError as exc:

@@ -129,10 +129,13 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# "celery": bot moves are Celery tasks on the "bots" queue; "inprocess": run in this process.
+# "celery": bot moves are Celery tasks on the "bots" queue; "inprocess": run in this process;
+# "off": nothing plays for bots (tests that do not exercise bots).
 BOT_RUNNER = env("BOT_RUNNER", default="celery" if REDIS_URL else "inprocess")
 BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.6)
 BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
+# A bot turn idle this long is considered lost (a restart) and scheduled again.
+BOT_STALL_S = env.float("BOT_STALL_S", default=15.0)
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
@@ -163,10 +166,10 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
-    ],
+    # Session only: passwords are checked by the rate-limited login page, nowhere else.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"user": env("API_THROTTLE_RATE", default="600/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",

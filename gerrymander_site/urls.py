@@ -1,5 +1,15 @@
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.urls import include, path
+
+from classrooms.forms import RateLimitedAuthenticationForm
+
+
+class AdminLoginForm(RateLimitedAuthenticationForm, AdminAuthenticationForm):
+    """The admin login is rate-limited like every other password check."""
+
+
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),

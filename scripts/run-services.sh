@@ -30,7 +30,10 @@ export SECURE_HSTS_SECONDS=${SECURE_HSTS_SECONDS:-0}
 
 $BIN/python manage.py migrate --noinput
 $BIN/python manage.py collectstatic --noinput -v 0
-$BIN/python manage.py demo_seed
+# Demo accounts only in an empty database (never resets anyone's password afterwards).
+if [ "$($BIN/python manage.py shell -v 0 -c 'from django.contrib.auth.models import User; print(User.objects.exists())')" = False ]; then
+  $BIN/python manage.py demo_seed
+fi
 
 for port in 8001 8002; do
   nohup $BIN/daphne -b 127.0.0.1 -p "$port" gerrymander_site.asgi:application \

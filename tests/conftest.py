@@ -90,7 +90,14 @@ def redis_layer(settings):
     _reset_layers()
 
 
-@pytest.fixture(params=["inmemory", "redis"])
+@pytest.fixture(autouse=True)
+def bots_off_unless_asked(settings):
+    """Bots play only in tests that ask for them (bots_now, or their own settings): a bot
+    thread left running would write to the database during later tests."""
+    settings.BOT_RUNNER = "off"
+
+
+@pytest.fixture(params=["inmemory", pytest.param("redis", marks=pytest.mark.redis)])
 def any_layer(request):
     """Run a socket test on both channel layers (the embedded and the production shape)."""
     return request.getfixturevalue(f"{request.param}_layer")

@@ -61,10 +61,8 @@ def test_bot_answers_a_human_move_in_process(bots_now):
 
 
 @pytest.mark.django_db
-def test_bot_task_is_idempotent(settings):
-    settings.BOT_RUNNER = "inprocess"
-    settings.BOT_MOVE_DELAY_S = 3600  # scheduled runs never fire during the test
-    ana = make_user("ana")
+def test_bot_task_is_idempotent():
+    ana = make_user("ana")  # bots are off: only the explicit calls below play
     game = make_game(ana, bots=("random",), options={"players": 2, "first_seat": 1})
     assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=0) == "not_bot_turn"
     assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=1) == "moved"
@@ -114,3 +112,22 @@ def test_worker_killed_while_a_bot_thinks_loses_and_doubles_nothing(settings, tm
     finally:
         process_stop(fresh)
     assert_clean_log(game)
+
+
+@pytest.mark.embedded
+@pytest.mark.django_db(transaction=True)
+def test_stalled_bot_games_are_resumed_after_a_restart(settings):
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    # Created while nothing plays for bots (their scheduled moves "died with the server").
+    stalled = make_game(options={"players": 2}, bots=("random", "random"), seed="stalled")
+    fresh = make_game(options={"players": 2}, bots=("random", "random"), seed="fresh")
+    Game.objects.filter(pk=stalled.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    settings.BOT_RUNNER, settings.BOT_MOVE_DELAY_S = "inprocess", 0
+    call_command("game_bots_resume")  # only the one idle for longer than BOT_STALL_S
+    assert wait_for(finished(stalled), timeout=90)
+    assert Game.objects.get(pk=fresh.pk).version == 0
+    assert_clean_log(stalled)

@@ -173,6 +173,27 @@ async def test_anonymous_wrong_origin_and_missing_game_are_refused(table, inmemo
     assert not connected and code == 4404
 
 
+async def test_connecting_to_a_game_stalled_on_a_bot_resumes_it(table, inmemory_layer, settings):
+    """A bot turn scheduled in memory is lost when the server restarts; the next visitor's
+    socket picks it up again."""
+    from games.models import Game as GameModel
+
+    game, ana, *_ = table
+    bot_game = await database_sync_to_async(make_game)(ana, bots=("easy",),
+                                                     options={"players": 2, "first_seat": 1})
+    await database_sync_to_async(GameModel.objects.filter(pk=bot_game.pk).update)(
+        created_at=bot_game.created_at.replace(year=2000))
+    settings.BOT_RUNNER = "inprocess"  # the "restarted" server
+    settings.BOT_MOVE_DELAY_S = 0
+    comm = communicator(bot_game.pk, ana)
+    await comm.connect()
+    versions = [(await receive_type(comm, "state"))["game"]["version"]]
+    while versions[-1] < 1:
+        versions.append((await receive_type(comm, "state", timeout=10))["game"]["version"])
+    assert versions == [0, 1]  # the bot (seat 1, first to move) placed its one border
+    await comm.disconnect()
+
+
 async def test_reconnect_resyncs_from_the_server_version(table, inmemory_layer):
     """A client that dropped and reconnects gets the current version; re-sending its pending
     move for the old version is refused as stale (no doubled move)."""
@@ -195,13 +216,10 @@ async def test_reconnect_resyncs_from_the_server_version(table, inmemory_layer):
     await comm.disconnect()
 
 
-async def test_a_seat_handed_to_a_bot_turns_its_socket_into_a_spectator(table, inmemory_layer,
-                                                                        settings):
+async def test_a_seat_handed_to_a_bot_turns_its_socket_into_a_spectator(table, inmemory_layer):
     from games import services
 
-    settings.BOT_RUNNER = "inprocess"
-    settings.BOT_MOVE_DELAY_S = 30  # the bot must not move during this test
-    game, ana, ben, _ = table
+    game, ana, ben, _ = table  # bots are off: the new bot does not move during this test
     comm = communicator(game.pk, ben)
     await comm.connect()
     assert (await receive_type(comm, "state"))["game"]["seat"] == 1

@@ -222,3 +222,25 @@ def test_a_failing_listener_or_broadcast_does_not_undo_or_hide_a_committed_move(
         game_changed.disconnect(dispatch_uid="test-broken")
     assert updated.version == 1 and Move.objects.filter(game=game).count() == 1
     assert scheduled == [{"game_id": game.pk, "ply": 1, "seat_index": 1}]
+
+
+def test_seat_changes_are_checked(players):
+    ana, ben = players
+    game = make_game(ana, ben)
+    with pytest.raises(services.SeatError, match="no bot level 'genius'"):
+        services.seat_assign(game_id=game.pk, index=1, bot_level="genius")
+    with pytest.raises(services.SeatError, match="changed meanwhile"):
+        services.seat_assign(game_id=game.pk, index=1, bot_level="easy", expect=(ana.pk, ""))
+    services.seat_assign(game_id=game.pk, index=1, bot_level="easy", expect=(ben.pk, ""))
+    assert game.seats.get(index=1).bot_level == "easy"
+    with pytest.raises(services.SeatError, match="no bot level"):
+        make_game(ana, bots=("x" * 40,))
+
+
+def test_a_huge_move_is_refused_before_it_reaches_the_log(players):
+    ana, ben = players
+    game = make_game(ana, ben)
+    move = {**a_legal_move(game, 0), "junk": "x" * 5000}
+    with pytest.raises(services.MoveRejected, match="too large"):
+        services.move_submit(game_id=game.pk, seat_index=0, move=move, expected_version=0, user=ana)
+    assert not Move.objects.filter(game=game).exists()

@@ -62,3 +62,45 @@ def test_watch_a_bots_only_game(client):
     assert page.status_code == 200
     response = client.post("/games/", {"mode": "2", "bots": "", "watch": "on"})
     assert response.status_code == 200 and "level" in response.content.decode()
+
+
+def test_only_lobby_games_are_listed_and_hidden_games_look_missing(client):
+    from games import services
+    from games.access import access_rule_register, _rules
+
+    ana, ben = make_user("ana"), make_user("ben")
+    class_table = services.game_create(kind="mapmaker", options={"players": 2},
+                                       seats=[services.SeatSpec(user=ana)])
+    client.force_login(ben)
+    assert f"/games/{class_table.pk}/".encode() not in client.get("/games/").content
+    rule = access_rule_register(lambda game, user: False if game.pk == class_table.pk else None)
+    try:
+        assert client.get(f"/games/{class_table.pk}/").status_code == 404
+        assert client.get("/games/999999/").status_code == 404
+        assert client.post(f"/games/{class_table.pk}/join/").status_code == 404
+    finally:
+        _rules.remove(rule)
+
+
+def test_api_takes_no_basic_auth_and_admin_login_is_rate_limited(client):
+    import base64
+
+    make_user("ana")
+    basic = base64.b64encode(b"ana:pw-ana").decode()
+    response = client.get("/api/games/1/", HTTP_AUTHORIZATION=f"Basic {basic}")
+    assert response.status_code == 403  # passwords are only checked by the login pages
+    for _ in range(6):
+        response = client.post("/admin/login/", {"username": "ana", "password": "wrong"})
+    assert "Too many wrong passwords" in response.content.decode()
+
+
+def test_admin_cannot_edit_games_behind_the_services_back(admin_client):
+    from games import services
+
+    game = services.game_create(kind="mapmaker", options={"players": 2})
+    assert admin_client.get(f"/admin/games/game/{game.pk}/change/").status_code == 200
+    assert admin_client.get("/admin/games/game/add/").status_code == 403
+    admin_client.post(f"/admin/games/game/{game.pk}/change/", {"status": "finished"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.WAITING
+    assert admin_client.get(f"/admin/games/move/").status_code == 200
