@@ -167,6 +167,8 @@ async def run_games(ports, tables, rounds, think):
                 seat = view["to_move"][0]
                 mine = json.loads(latest[seat])["game"]
                 version = mine["version"]
+                if not mine["view"]["legal_moves"]:  # that seat's frame is behind: wait
+                    continue
                 move = rng.choice(mine["view"]["legal_moves"])
                 start = time.perf_counter()
                 await sockets[seat].send(json.dumps(

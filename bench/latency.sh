@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(bash scripts/services-up.sh | sed 's/^/export /')"
 BENCH_DB=gerrymander_bench
-su postgres -c "dropdb --if-exists $BENCH_DB" && su postgres -c "createdb -O gerrymander $BENCH_DB"
+su postgres -c "dropdb --force --if-exists $BENCH_DB"
+su postgres -c "createdb -O gerrymander $BENCH_DB"
 export DATABASE_URL=${DATABASE_URL%/*}/$BENCH_DB
 export SECRET_KEY=bench-only-secret-key-$(date +%s)-0123456789abcdefghijklmnopqrstuvwxyz
 export ALLOWED_HOSTS=127.0.0.1,localhost SECURE_SSL_REDIRECT=false SECURE_HSTS_SECONDS=0

@@ -3,10 +3,13 @@
 Every socket watching game N joins one group: ``game-N-seat-I`` for the player in seat I,
 ``game-N-spectators`` for everyone else.  After a move commits, the move service sends each
 group the view the engine computed for it, so a socket only ever receives what its seat may
-see.  Events are plain JSON-safe dicts (channels_redis serialises them with msgpack).
+see.  Events are plain JSON-safe dicts (channels_redis serialises them with msgpack); a
+state event carries its frame already encoded as JSON text, so neither the layer nor the
+consumers re-encode a whole view per socket.
 """
 
 import asyncio
+import json
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
@@ -55,15 +58,33 @@ def game_payload(*, game, seats, seat_index):
     }
 
 
-def game_broadcast(*, game, seats):
-    """Send every seat group and the spectator group its own view of ``game``."""
-    group_send_many([
+def state_frame(payload):
+    """The JSON text of a state frame as clients receive it."""
+    return json.dumps({"type": "state", "game": payload}, separators=(",", ":"))
+
+
+def game_events(*, game, seats):
+    """One event per seat group and one for the spectators, each with that group's view.
+
+    ``user_ids`` (indexed by seat) lets a socket notice that its user's seat changed.
+    """
+    user_ids = [seat.user_id for seat in seats]
+    return [
         (
             group_for(game.pk, seat_index),
-            {"type": EVENT_STATE, "game": game_payload(game=game, seats=seats, seat_index=seat_index)},
+            {
+                "type": EVENT_STATE,
+                "frame": state_frame(game_payload(game=game, seats=seats, seat_index=seat_index)),
+                "user_ids": user_ids,
+            },
         )
         for seat_index in [seat.index for seat in seats] + [None]
-    ])
+    ]
+
+
+def game_broadcast(*, game, seats):
+    """Send every seat group and the spectator group its own view of ``game``."""
+    group_send_many(game_events(game=game, seats=seats))
 
 
 def group_send_many(events):

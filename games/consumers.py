@@ -151,12 +151,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "ack", "ref": fields["ref"], "version": version})
 
     async def game_state(self, event):
-        game = event["game"]
-        mine = next((s["index"] for s in game["seats"] if s.get("user_id") == self.user.pk), None)
+        user_ids = event["user_ids"]
+        mine = next((i for i, uid in enumerate(user_ids) if uid == self.user.pk), None)
         if mine != self.seat:  # the user was seated, moved or replaced by a bot
             await self._send_fresh_state()
             return
-        await self._send({"type": "state", "game": game})
+        await self.send(text_data=event["frame"])  # already encoded once for the whole group
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import bot_runner
-from games.broadcast import game_broadcast
+from games.broadcast import game_events, group_send_many
 from games.engine import IllegalMove, get_rules
 from games.models import Game, Move, Seat
 from games.signals import game_changed
@@ -267,18 +267,22 @@ def _after_commit(game_id, *, game=None, seats=None):
     if game is None:
         game = Game.objects.get(pk=game_id)
         seats = list(game.seats.select_related("user").order_by("index"))
-    for step in (game_broadcast, _listeners_notify, bot_runner.bot_turns_schedule):
-        try:
-            step(game=game, seats=seats)
-        except Exception:  # each step on its own: a dead dashboard must not stall a bot
-            logger.exception("after-commit step %s failed for game %s", step.__name__, game.pk)
+    try:  # the views and the listeners' events leave in one hop to the channel layer
+        group_send_many(game_events(game=game, seats=seats) + _listener_events(game, seats))
+    except Exception:  # a dead channel layer must not stall a bot
+        logger.exception("broadcast failed for game %s", game.pk)
+    bot_runner.bot_turns_schedule(game=game, seats=seats)
 
 
-def _listeners_notify(*, game, seats):
-    for receiver, error in game_changed.send_robust(sender=Game, game=game, seats=seats):
-        if error is not None:
+def _listener_events(game, seats):
+    events = []
+    for receiver, result in game_changed.send_robust(sender=Game, game=game, seats=seats):
+        if isinstance(result, Exception):
             logger.error("game_changed receiver %r failed for game %s", receiver, game.pk,
-                         exc_info=error)
+                         exc_info=result)
+        elif result:
+            events.extend(result)
+    return events
 
 
 def game_bots_resume_stalled(*, game_ids=None, idle_s=None):

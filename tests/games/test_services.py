@@ -186,7 +186,7 @@ def test_rolled_back_transaction_broadcasts_nothing(players, monkeypatch):
     ana, ben = players
     game = make_game(ana, ben)
     sent = []
-    monkeypatch.setattr(services, "game_broadcast", lambda **kw: sent.append(kw))
+    monkeypatch.setattr(services, "group_send_many", lambda events: sent.append(events))
     with pytest.raises(RuntimeError), transaction.atomic():
         services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
                              expected_version=0, user=ana)
@@ -210,11 +210,11 @@ def test_a_failing_listener_or_broadcast_does_not_undo_or_hide_a_committed_move(
     def broken_listener(**kwargs):
         raise RuntimeError("dashboard down")
 
-    def broken_broadcast(**kwargs):
+    def broken_broadcast(events):
         raise ConnectionError("redis down")
 
     game_changed.connect(broken_listener, dispatch_uid="test-broken")
-    monkeypatch.setattr(services, "game_broadcast", broken_broadcast)
+    monkeypatch.setattr(services, "group_send_many", broken_broadcast)
     try:
         updated = services.move_submit(game_id=game.pk, seat_index=0,
                                        move=a_legal_move(game, 0), expected_version=0, user=ana)
