@@ -126,6 +126,9 @@ async def run_echo(ports, n_games, rounds, think):
     return samples, errors
 
 
+error_codes = {}
+
+
 async def run_games(ports, tables, rounds, think):
     from websockets.asyncio.client import connect
 
@@ -151,6 +154,8 @@ async def run_games(ports, tables, rounds, think):
                     arrived.set()
                 elif data.startswith(b'{"type":"error"'):
                     errors += 1
+                    code = json.loads(data).get("code")
+                    error_codes[code] = error_codes.get(code, 0) + 1
 
         readers = [asyncio.create_task(reader(s)) for s in range(4)]
         rng = random.Random(g)
@@ -184,6 +189,7 @@ async def run_games(ports, tables, rounds, think):
                     samples.append(time.perf_counter() - start)
                 else:
                     errors += 1
+                    error_codes["timeout"] = error_codes.get("timeout", 0) + 1
         finally:
             for ws in sockets:
                 await ws.close()
@@ -224,6 +230,8 @@ def main():
     print(line_echo)
     print(line_move)
     print(f"p95 ratio move/echo: {move_p95 / echo_p95:.2f} (goal <= 2.0)")
+    if error_codes:
+        print(f"errors by kind: {error_codes}")
 
 
 if __name__ == "__main__":

@@ -19,9 +19,23 @@ class ClassroomAdmin(admin.ModelAdmin):
 
 
 class AssignmentGameInline(admin.TabularInline):
+    """Read-only: games are created and changed only through the services (tables start with
+    the assignment; seats move on the dashboard), never by editing rows here."""
+
     model = AssignmentGame
     extra = 0
-    raw_id_fields = ("game",)
+    can_delete = False
+    fields = readonly_fields = ("table", "game", "benched")
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Assignment)

@@ -4,6 +4,7 @@ from django.contrib.auth.models import User
 
 from classrooms import ratelimit
 from classrooms.models import Assignment
+from classrooms.services import MAX_ROSTER
 from games.models import Seat
 
 
@@ -48,6 +49,7 @@ class RosterForm(forms.Form):
     names = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 10, "placeholder": "Ana María López\nBen O'Neill"}),
         label="Student names, one per line",
+        help_text=f"Up to {MAX_ROSTER} names at a time (paste the rest afterwards).",
     )
 
 
@@ -72,7 +74,7 @@ class AssignmentForm(forms.Form):
                                     help_text="Seats left over go to bots (or stay open).")
     grouping = forms.ChoiceField(choices=Assignment.Grouping.choices, initial="random")
     bot_level = forms.ChoiceField(
-        choices=[("", "No bots: leave seats open")] + list(Seat.BotLevel.choices),
+        choices=[("", "No bots: every seat needs a student")] + list(Seat.BotLevel.choices),
         required=False, initial="easy", label="Fill empty seats with bots",
     )
     due_at = forms.DateTimeField(required=False, label="Due (optional)",

@@ -53,6 +53,16 @@ class Membership(models.Model):
     def __str__(self):
         return f"{self.student} in {self.classroom}"
 
+    def clean(self):
+        """Only plain student accounts can be members (the admin's inline validates this)."""
+        from django.core.exceptions import ValidationError
+
+        from classrooms.selectors import is_plain_student
+
+        if self.student_id and not is_plain_student(self.student):
+            raise ValidationError({"student": "Teacher and admin accounts cannot be students "
+                                              "of a class."})
+
 
 class Assignment(models.Model):
     class Mode(models.TextChoices):

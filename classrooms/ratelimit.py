@@ -1,15 +1,22 @@
 """Small fixed-window failure counters in the Django cache (Redis in production).
 
-Used against guessing join codes (per IP) and passwords (per username + IP: a whole class
-shares one school IP, so a per-IP login limit alone would lock everyone out).
+Used against guessing join codes and passwords.  A whole class shares one school IP, so a
+per-IP limit alone would let ten typos lock everyone out: join codes are limited per device
+(a signed cookie) with a much higher per-IP ceiling (a script that drops the cookie), and
+passwords per username + IP.
 """
 
 import hashlib
+import secrets
 
 from django.core.cache import cache
 
-JOIN_MAX_FAILURES = 10
+JOIN_MAX_FAILURES = 10  # per device
+JOIN_IP_MAX_FAILURES = 100  # per IP: a classroom of devices, or a cookie-less script
 JOIN_WINDOW_S = 10 * 60
+DEVICE_COOKIE = "join_device"
+DEVICE_SALT = "classrooms.ratelimit.device"
+DEVICE_MAX_AGE_S = 365 * 24 * 3600
 LOGIN_MAX_FAILURES = 5
 LOGIN_WINDOW_S = 15 * 60
 
@@ -43,12 +50,36 @@ def reset(scope, *parts):
     cache.delete(_key(scope, *parts))
 
 
+def device_id(request):
+    """This browser's id for the join limit: from the signed cookie, else a new one (the view
+    sets it with ``device_cookie_set``).  A forged or missing cookie just means a new device,
+    which the per-IP ceiling still counts."""
+    cached = getattr(request, "_join_device", None)
+    if cached:
+        return cached
+    device = request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_SALT,
+                                       max_age=DEVICE_MAX_AGE_S)
+    request._join_device_new = device is None
+    request._join_device = device or secrets.token_urlsafe(16)
+    return request._join_device
+
+
+def device_cookie_set(request, response):
+    if getattr(request, "_join_device_new", False):
+        response.set_signed_cookie(DEVICE_COOKIE, request._join_device, salt=DEVICE_SALT,
+                                   max_age=DEVICE_MAX_AGE_S, httponly=True, samesite="Lax",
+                                   secure=request.is_secure())
+    return response
+
+
 def join_blocked(request):
-    return is_blocked("join", client_ip(request), limit=JOIN_MAX_FAILURES)
+    return (is_blocked("join-device", device_id(request), limit=JOIN_MAX_FAILURES)
+            or is_blocked("join-ip", client_ip(request), limit=JOIN_IP_MAX_FAILURES))
 
 
 def join_failed(request):
-    return record_failure("join", client_ip(request), window=JOIN_WINDOW_S)
+    record_failure("join-ip", client_ip(request), window=JOIN_WINDOW_S)
+    return record_failure("join-device", device_id(request), window=JOIN_WINDOW_S)
 
 
 def login_blocked(request, username):

@@ -6,12 +6,11 @@ every live update (socket frame -> a few lines of JS).
 
 from django.urls import reverse
 
-from classrooms.models import Assignment, AssignmentGame, Classroom, Membership
-from classrooms.services import user_is_teacher
+from classrooms.models import TEACHERS_GROUP, Assignment, AssignmentGame, Classroom, Membership
 from games.engine import get_rules
+from games.engine.mapmaker_data import PARTY_NAMES
 from games.models import Game
 
-PARTIES = ["Red Elephants", "Blue Donkeys", "Yellow Porcupines", "Green Leaves"]
 DECIDED_BY = {
     "districts": "most districts",
     "swing_counties": "tie-break: swing counties",
@@ -22,12 +21,28 @@ DECIDED_BY = {
 
 
 def party_name(party):
-    if isinstance(party, int) and 0 <= party < len(PARTIES):
-        return PARTIES[party]
+    if isinstance(party, int) and 0 <= party < len(PARTY_NAMES):
+        return PARTY_NAMES[party]
     return "" if party is None else str(party)
 
 
 # --- who sees what ----------------------------------------------------------------------
+
+def user_is_teacher(user):
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.groups.filter(name=TEACHERS_GROUP).exists()
+
+
+def is_plain_student(user):
+    """May this account be a student (join a class, be reset or renamed by a teacher)?
+
+    Staff, superusers and teachers may not: a class teacher could otherwise reset their
+    password (account takeover)."""
+    return bool(getattr(user, "is_authenticated", False)) and not (
+        user.is_staff or user.is_superuser or user_is_teacher(user)
+    )
+
 
 def classrooms_visible(*, user):
     """Teacher: their classes; admin: all; anyone else: none (students use ``classes_of_student``)."""
@@ -66,6 +81,7 @@ def game_watch_verdict(*, game, user):
 
 
 def class_students(*, classroom):
+    """The active students of a class, as memberships (``m.student`` is the user)."""
     return Membership.objects.filter(classroom=classroom, student__is_active=True) \
         .select_related("student")
 

@@ -7,8 +7,10 @@ import random
 import re
 import secrets
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 
@@ -21,12 +23,18 @@ from classrooms.models import (
     Classroom,
     Membership,
 )
+from classrooms.selectors import class_students as class_memberships
+from classrooms.selectors import is_plain_student, user_is_teacher
 from games import services as game_services
 from games.models import Game, Seat
 
 User = get_user_model()
 
-MAX_ROSTER = 60
+# Each new password is hashed with the production hasher (PBKDF2, 1M iterations: ~0.25 s a
+# password on one idle core): one request hashes at most this many, so a roster paste or a
+# batch of new login cards stays under ~8 s even on a busy single core (60 took 15-20 s).
+MAX_ROSTER = 30
+HASH_WORKERS = 4  # hashlib's PBKDF2 releases the GIL: hash a batch on a few threads
 NAME_MAX = 60
 DEFAULT_BENCH_BOT = "easy"
 
@@ -53,12 +61,6 @@ class ClassroomError(Exception):
 
 def teachers_group():
     return Group.objects.get_or_create(name=TEACHERS_GROUP)[0]
-
-
-def user_is_teacher(user):
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return user.groups.filter(name=TEACHERS_GROUP).exists()
 
 
 def teacher_make(*, user):
@@ -105,13 +107,27 @@ def clean_display_name(name):
     return name
 
 
-def _student_create(name, password):
+def hash_passwords(passwords):
+    """``make_password`` for each, on a few threads (same hasher and strength as always)."""
+    passwords = list(passwords)
+    if len(passwords) <= 1:
+        return [make_password(p) for p in passwords]
+    with ThreadPoolExecutor(max_workers=min(HASH_WORKERS, len(passwords))) as pool:
+        return list(pool.map(make_password, passwords))
+
+
+def _student_create(name, password=None, *, encoded=None):
+    """A new student account with ``password`` (or an already hashed ``encoded`` one)."""
     for _ in range(5):
         try:
             with transaction.atomic():
-                return User.objects.create_user(
-                    username=username_generate(name), password=password, first_name=name
-                )
+                if encoded is None:
+                    return User.objects.create_user(
+                        username=username_generate(name), password=password, first_name=name
+                    )
+                user = User(username=username_generate(name), first_name=name, password=encoded)
+                user.save()
+                return user
         except IntegrityError:  # a racing join took the same username
             continue
     raise ClassroomError("Could not create the account; try again.")  # pragma: no cover
@@ -166,11 +182,14 @@ def roster_parse(text):
 
 @transaction.atomic
 def roster_add(*, classroom, text):
-    """Create an account per pasted name.  Returns [(user, password)] for the login cards."""
+    """Create an account per pasted name.  Returns [(user, password)] for the login cards.
+
+    New accounts are always plain students (never staff or teachers)."""
+    names = roster_parse(text)
+    passwords = [easy_password() for _ in names]
     created = []
-    for name in roster_parse(text):
-        password = easy_password()
-        user = _student_create(name, password)
+    for name, password, encoded in zip(names, passwords, hash_passwords(passwords), strict=True):
+        user = _student_create(name, encoded=encoded)
         Membership.objects.create(classroom=classroom, student=user, source="roster")
         created.append((user, password))
     return created
@@ -191,6 +210,10 @@ def student_join(*, code, name, password, user=None):
     if user is not None and getattr(user, "is_authenticated", False):
         if classroom.teacher_id == user.pk:
             raise ClassroomError("You teach this class.", code="own_class")
+        if not is_plain_student(user):
+            raise ClassroomError(
+                "Teacher and admin accounts cannot join a class as students. Sign out, "
+                "then join with a new student account.", code="not_student")
         Membership.objects.get_or_create(classroom=classroom, student=user,
                                          defaults={"source": "code"})
         return classroom, user
@@ -211,16 +234,43 @@ def _membership(classroom, student_id):
     return membership
 
 
+def _managed_membership(classroom, student_id):
+    """The membership, if the teacher may manage that account: a plain student only."""
+    membership = _membership(classroom, student_id)
+    if not is_plain_student(membership.student):
+        raise ClassroomError(
+            f"{membership.student.username} is a teacher or admin account: only an admin can "
+            "change it.", code="protected_account")
+    return membership
+
+
 def student_password_reset(*, classroom, student_id):
-    student = _membership(classroom, student_id).student
+    student = _managed_membership(classroom, student_id).student
     password = easy_password()
     student.set_password(password)
     student.save(update_fields=["password"])
     return student, password
 
 
+def cards_reissue(*, classroom, skip_ids=()):
+    """New passwords for up to MAX_ROSTER plain students of the class not in ``skip_ids``.
+
+    Returns ({user_id: password}, number still to do).  Teacher and admin accounts in the
+    class are never touched."""
+    skip = {int(i) for i in skip_ids}
+    todo = [m.student for m in class_memberships(classroom=classroom)
+            if m.student_id not in skip and is_plain_student(m.student)]
+    batch, remaining = todo[:MAX_ROSTER], len(todo) - min(len(todo), MAX_ROSTER)
+    passwords = [easy_password() for _ in batch]
+    with transaction.atomic():
+        for student, encoded in zip(batch, hash_passwords(passwords), strict=True):
+            student.password = encoded
+            student.save(update_fields=["password"])
+    return {s.pk: p for s, p in zip(batch, passwords, strict=True)}, remaining
+
+
 def student_rename(*, classroom, student_id, name):
-    student = _membership(classroom, student_id).student
+    student = _managed_membership(classroom, student_id).student
     student.first_name = clean_display_name(name)
     student.last_name = ""
     student.save(update_fields=["first_name", "last_name"])
@@ -234,15 +284,15 @@ def student_remove(*, classroom, student_id):
     An account that belongs to no other class (and is no teacher or admin) is deactivated,
     not deleted, so finished games keep their players.
     """
-    membership = _membership(classroom, student_id)
+    membership = _managed_membership(classroom, student_id)
     student = membership.student
     tables = AssignmentGame.objects.filter(
         assignment__classroom=classroom, game__seats__user=student
     ).exclude(game__status=Game.Status.FINISHED).select_related("assignment", "game")
     for table in tables:
         seat = table.game.seats.get(user=student)
-        game_services.seat_assign(game_id=table.game_id, index=seat.index,
-                                  bot_level=table.assignment.bot_level or DEFAULT_BENCH_BOT)
+        _seat_assign(game_id=table.game_id, index=seat.index, expect=(student.pk, ""),
+                     bot_level=table.assignment.bot_level or DEFAULT_BENCH_BOT)
     membership.delete()
     if not (student.memberships.exists() or student.is_staff or user_is_teacher(student)):
         student.is_active = False
@@ -270,9 +320,20 @@ def tables_propose(*, students, table_size, seed=None):
     return tables
 
 
-def class_students(classroom):
-    return [m.student for m in classroom.memberships.select_related("student")
-            if m.student.is_active]
+def _students(classroom):
+    return [m.student for m in class_memberships(classroom=classroom)]
+
+
+def empty_seats_check(*, bot_level, table_sizes, seats):
+    """With "no bots", every seat needs a student: a seat left open would keep its table
+    waiting for good (only the teacher can fill it)."""
+    if bot_level:
+        return
+    empty = sum(seats - size for size in table_sizes)
+    if empty:
+        raise ClassroomError(
+            f"Choose a bot level to fill the {empty} empty seat{'s' if empty != 1 else ''}, "
+            "or change the table size.", code="empty_seats")
 
 
 @transaction.atomic
@@ -295,7 +356,7 @@ def assignment_create(*, classroom, title, mode, table_size=None, grouping="rand
         grouping=grouping, bot_level=bot_level, due_at=due_at,
     )
     if grouping == Assignment.Grouping.RANDOM:
-        students = class_students(classroom)
+        students = _students(classroom)
         if not students:
             raise ClassroomError("This class has no students yet.", code="no_students")
         assignment_start(assignment=assignment,
@@ -309,7 +370,7 @@ def assignment_start(*, assignment, tables):
     given, assignment = assignment, Assignment.objects.select_for_update().get(pk=assignment.pk)
     if assignment.status == Assignment.Status.STARTED:
         raise ClassroomError("This assignment has already started.", code="started")
-    members = {s.pk: s for s in class_students(assignment.classroom)}
+    members = {s.pk: s for s in _students(assignment.classroom)}
     seen = set()
     resolved = []
     for table in tables:
@@ -336,6 +397,9 @@ def assignment_start(*, assignment, tables):
         if len(users) > seats:
             raise ClassroomError(f"Table {number} has {len(users)} students; it seats {seats}.",
                                  code="table_full")
+    empty_seats_check(bot_level=assignment.bot_level, seats=seats,
+                      table_sizes=[len(users) for users in resolved])
+    for number, users in enumerate(resolved, start=1):
         specs = [game_services.SeatSpec(user=u) for u in users]
         specs += [game_services.SeatSpec(bot_level=assignment.bot_level)] * (seats - len(users))
         random.shuffle(specs)  # parties (seat i = party i) are dealt at random
@@ -347,6 +411,16 @@ def assignment_start(*, assignment, tables):
     assignment.status = given.status = Assignment.Status.STARTED
     assignment.save(update_fields=["status"])
     return given
+
+
+def _seat_assign(*, game_id, index, expect, user=None, bot_level=""):
+    """``games.services.seat_assign`` guarded by who held the seat when we looked (checked
+    again under the game's row lock: a seat changed meanwhile raises, nothing is overwritten)."""
+    try:
+        return game_services.seat_assign(game_id=game_id, index=index, user=user,
+                                         bot_level=bot_level, expect=expect)
+    except game_services.GameError as exc:
+        raise ClassroomError(exc.message, code=exc.code) from exc
 
 
 def _table(assignment, table_id):
@@ -365,14 +439,12 @@ def seat_to_bot(*, assignment, table_id, index, bot_level=""):
     seat = table.game.seats.filter(index=index).first()
     if seat is None:
         raise ClassroomError("There is no such seat.", code="no_seat")
+    _seat_assign(game_id=table.game_id, index=index, expect=(seat.user_id, seat.bot_level),
+                 bot_level=bot_level or assignment.bot_level or DEFAULT_BENCH_BOT)
     if seat.user_id is not None:
+        table.refresh_from_db(fields=["benched"])  # read under the game's row lock
         table.benched[str(index)] = seat.user_id
         table.save(update_fields=["benched"])
-    try:
-        game_services.seat_assign(game_id=table.game_id, index=index,
-                                  bot_level=bot_level or assignment.bot_level or DEFAULT_BENCH_BOT)
-    except game_services.GameError as exc:
-        raise ClassroomError(exc.message, code=exc.code) from exc
     return table
 
 
@@ -398,10 +470,8 @@ def seat_to_student(*, assignment, table_id, index, student_id):
     for other in others:
         other_seat = other.game.seats.get(user=student)
         seat_to_bot(assignment=assignment, table_id=other.pk, index=other_seat.index)
-    try:
-        game_services.seat_assign(game_id=table.game_id, index=index, user=student)
-    except game_services.GameError as exc:
-        raise ClassroomError(exc.message, code=exc.code) from exc
+    _seat_assign(game_id=table.game_id, index=index, user=student,
+                 expect=(seat.user_id, seat.bot_level))
     table.refresh_from_db()
     table.benched.pop(str(index), None)
     table.save(update_fields=["benched"])

@@ -30,7 +30,8 @@ from classrooms.forms import (
     TeacherSignupForm,
 )
 from classrooms.models import Assignment, Membership
-from classrooms.services import ClassroomError, user_is_teacher
+from classrooms.selectors import user_is_teacher
+from classrooms.services import ClassroomError
 
 
 def _cards_key(classroom_id):
@@ -99,7 +100,15 @@ def teacher_signup(request):
 
 
 def join(request):
-    """Self-join with the class code (new account, or the signed-in student's own)."""
+    """Self-join with the class code (new account, or the signed-in student's own).
+
+    Wrong codes are counted per device (a signed cookie, set on the first visit) and, with a
+    much higher ceiling, per IP: a class behind one school IP is not locked out by ten typos."""
+    ratelimit.device_id(request)
+    return ratelimit.device_cookie_set(request, _join(request))
+
+
+def _join(request):
     form = JoinForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     status = 200
     if request.method == "POST":
@@ -198,6 +207,7 @@ def roster_add(request, classroom):
     cards = request.session.get(_cards_key(classroom.pk), {})
     cards.update({str(user.pk): password for user, password in created})
     request.session[_cards_key(classroom.pk)] = cards
+    request.session.pop(_cards_key(classroom.pk) + "-remaining", None)
     messages.success(request, f"Added {len(created)} students. Print their login cards now.")
     return redirect("classrooms:cards", class_id=classroom.pk)
 
@@ -213,6 +223,7 @@ def cards(request, classroom):
                   "password": issued.get(str(m.student_id))} for m in members]
     return render(request, "classrooms/cards.html", {
         "classroom": classroom, "cards": card_list,
+        "remaining": request.session.get(_cards_key(classroom.pk) + "-remaining", 0),
         "login_url": request.build_absolute_uri(reverse("login")),
     })
 
@@ -220,13 +231,19 @@ def cards(request, classroom):
 @teacher_required
 @require_POST
 def cards_reissue(request, classroom):
-    issued = {}
-    for m in selectors.class_students(classroom=classroom):
-        student, password = services.student_password_reset(classroom=classroom,
-                                                            student_id=m.student_id)
-        issued[str(student.pk)] = password
-    request.session[_cards_key(classroom.pk)] = issued
-    messages.success(request, "Every student has a new password: hand out these cards.")
+    """New passwords for the class, at most ``services.MAX_ROSTER`` a request (hashing is slow
+    on purpose); ``continue=1`` does the students this round has not reached yet."""
+    key = _cards_key(classroom.pk)
+    issued = request.session.get(key, {}) if request.POST.get("continue") == "1" else {}
+    fresh, remaining = services.cards_reissue(classroom=classroom, skip_ids=issued.keys())
+    issued.update({str(pk): password for pk, password in fresh.items()})
+    request.session[key] = issued
+    request.session[_cards_key(classroom.pk) + "-remaining"] = remaining
+    if remaining:
+        messages.warning(request, f"{len(fresh)} new passwords made; {remaining} students still "
+                                  "have their old one. Press \"Continue with the rest\".")
+    else:
+        messages.success(request, "Every student has a new password: hand out these cards.")
     return redirect("classrooms:cards", class_id=classroom.pk)
 
 
@@ -249,7 +266,10 @@ def student_reset(request, classroom, student_id):
         student, password = services.student_password_reset(classroom=classroom,
                                                             student_id=student_id)
     except ClassroomError as exc:
-        raise Http404(exc.message) from exc
+        if exc.code == "not_member":
+            raise Http404(exc.message) from exc
+        messages.error(request, exc.message)
+        return redirect(classroom)
     cards = request.session.get(_cards_key(classroom.pk), {})
     cards[str(student.pk)] = password
     request.session[_cards_key(classroom.pk)] = cards
@@ -279,7 +299,10 @@ def student_remove(request, classroom, student_id):
     try:
         student = services.student_remove(classroom=classroom, student_id=student_id)
     except ClassroomError as exc:
-        raise Http404(exc.message) from exc
+        if exc.code == "not_member":
+            raise Http404(exc.message) from exc
+        messages.error(request, exc.message)
+        return redirect(classroom)
     messages.success(request, f"Removed {student.first_name or student.username} from the class.")
     return redirect(classroom)
 
@@ -361,7 +384,7 @@ def assignment_arrange(request, assignment):
     """Manual grouping: drag students between tables, then start (one game per table)."""
     if assignment.status != Assignment.Status.DRAFT:
         return redirect(assignment)
-    students = services.class_students(assignment.classroom)
+    students = [m.student for m in selectors.class_students(classroom=assignment.classroom)]
     error = None
     if request.method == "POST":
         try:

@@ -10,6 +10,7 @@ import json
 
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.contrib.messages import get_messages
 from django.db import transaction
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
@@ -32,44 +33,108 @@ def _seat_post(s):
     return {"table_id": s.table.pk, "index": s.game.seats.get(user=s.ana).index, "action": "bot"}
 
 
-# name -> (method, POST data builder or None, roles allowed)
+# --- what each role must get, exactly ---------------------------------------------------
+# An int is the exact status code; LOGIN is a redirect to the sign-in page (with ?next=);
+# Redirect(...) is a 302 to exactly that page, with a flash message of that level (an
+# "error" flash means the request was refused; "ok" means there was no error flash).
+
+LOGIN = "login"
+
+
+class Redirect:
+    def __init__(self, target, flash="ok"):
+        self.target, self.flash = target, flash
+
+    def path(self, school):
+        return self.target(school) if callable(self.target) else self.target
+
+    def __repr__(self):
+        return f"302 -> {self.target if not callable(self.target) else '...'} ({self.flash})"
+
+
+def _class_page(s):
+    return reverse("classrooms:class_detail", args=[s.class_a.pk])
+
+
+def _cards_page(s):
+    return reverse("classrooms:cards", args=[s.class_a.pk])
+
+
+def _dashboard(s):
+    return reverse("classrooms:assignment_dashboard", args=[s.assignment.pk])
+
+
+def _game_page(s):
+    return reverse("games:detail", args=[s.game.pk])
+
+
+def teacher_page(ok):
+    """A page of class A or its assignment: its teacher and admins get ``ok``; a student is
+    refused the role (403); another teacher cannot tell the id exists (404)."""
+    return {"anonymous": LOGIN, "student": 403, "other_student": 403, "teacher": ok,
+            "other_teacher": 404, "admin": ok}
+
+
+def game_of_class_a(at_table, *, anonymous=LOGIN):
+    """A game of class A's table: players, its teacher and admins get ``at_table`` (a dict per
+    role or one value); anyone else gets the same answer as a missing game (404)."""
+    per_role = at_table if isinstance(at_table, dict) else dict.fromkeys(AT_TABLE, at_table)
+    return {"anonymous": anonymous, "other_student": 404, "other_teacher": 404, **per_role}
+
+
+# name -> (method, POST data builder or None, {role: expectation})
 EXPECTED = {
-    "home": ("get", None, ALL),
-    "login": ("get", None, ALL),
-    "logout": ("post", None, ALL),
-    "classrooms:signup": ("get", None, ALL),
-    "classrooms:join": ("get", None, ALL),
-    "classrooms:my_games": ("get", None, SIGNED_IN),
-    "classrooms:class_list": ("get", None, {"teacher", "other_teacher", "admin"}),
-    "classrooms:class_detail": ("get", None, TEACHER),
-    "classrooms:class_rename": ("post", lambda s: {"name": "Renamed"}, TEACHER),
-    "classrooms:roster_add": ("post", lambda s: {"names": "New Kid"}, TEACHER),
-    "classrooms:cards": ("get", None, TEACHER),
-    "classrooms:cards_reissue": ("post", None, TEACHER),
-    "classrooms:join_code": ("post", lambda s: {"action": "regenerate"}, TEACHER),
-    "classrooms:class_results": ("get", None, TEACHER),
-    "classrooms:class_results_csv": ("get", None, TEACHER),
-    "classrooms:assignment_create": ("get", None, TEACHER),
-    "classrooms:student_reset": ("post", None, TEACHER),
-    "classrooms:student_rename": ("post", lambda s: {"name": "Anita"}, TEACHER),
-    "classrooms:student_remove": ("post", None, TEACHER),
-    "classrooms:student_results": ("get", None, TEACHER),
-    "classrooms:assignment_dashboard": ("get", None, TEACHER),
-    "classrooms:assignment_arrange": ("get", None, TEACHER),
-    "classrooms:assignment_pause": ("post", lambda s: {"paused": "1"}, TEACHER),
-    "classrooms:assignment_seat": ("post", _seat_post, TEACHER),
+    "home": ("get", None, {"anonymous": 200, "student": Redirect("/me/"),
+                           "other_student": Redirect("/me/"), "teacher": Redirect("/classes/"),
+                           "other_teacher": Redirect("/classes/"),
+                           "admin": Redirect("/classes/")}),
+    "login": ("get", None, {"anonymous": 200, **dict.fromkeys(SIGNED_IN, Redirect("/"))}),
+    "logout": ("post", None, dict.fromkeys(ALL, Redirect("/accounts/login/"))),
+    "classrooms:signup": ("get", None, {"anonymous": 200,
+                                        **dict.fromkeys(SIGNED_IN, Redirect("/"))}),
+    "classrooms:join": ("get", None, dict.fromkeys(ALL, 200)),
+    "classrooms:my_games": ("get", None, {"anonymous": LOGIN, **dict.fromkeys(SIGNED_IN, 200)}),
+    "classrooms:class_list": ("get", None, {**teacher_page(200), "other_teacher": 200}),
+    "classrooms:class_detail": ("get", None, teacher_page(200)),
+    "classrooms:class_rename": ("post", lambda s: {"name": "Renamed"},
+                                teacher_page(Redirect(_class_page))),
+    "classrooms:roster_add": ("post", lambda s: {"names": "New Kid"},
+                              teacher_page(Redirect(_cards_page, "success"))),
+    "classrooms:cards": ("get", None, teacher_page(200)),
+    "classrooms:cards_reissue": ("post", None, teacher_page(Redirect(_cards_page, "success"))),
+    "classrooms:join_code": ("post", lambda s: {"action": "regenerate"},
+                             teacher_page(Redirect(_class_page, "success"))),
+    "classrooms:class_results": ("get", None, teacher_page(200)),
+    "classrooms:class_results_csv": ("get", None, teacher_page(200)),
+    "classrooms:assignment_create": ("get", None, teacher_page(200)),
+    "classrooms:student_reset": ("post", None, teacher_page(Redirect(_class_page, "success"))),
+    "classrooms:student_rename": ("post", lambda s: {"name": "Anita"},
+                                  teacher_page(Redirect(_class_page))),
+    "classrooms:student_remove": ("post", None, teacher_page(Redirect(_class_page, "success"))),
+    "classrooms:student_results": ("get", None, teacher_page(200)),
+    "classrooms:assignment_dashboard": ("get", None, teacher_page(200)),
+    # started already: the arrange page sends the teacher to the dashboard
+    "classrooms:assignment_arrange": ("get", None, teacher_page(Redirect(_dashboard))),
+    "classrooms:assignment_pause": ("post", lambda s: {"paused": "1"},
+                                    teacher_page(Redirect(_dashboard, "success"))),
+    "classrooms:assignment_seat": ("post", _seat_post, teacher_page(Redirect(_dashboard, "success"))),
     "classrooms:assignment_move": ("post", lambda s: {"student_id": s.ana.pk,
-                                                      "table_id": s.table.pk}, TEACHER),
-    "classrooms:assignment_results": ("get", None, TEACHER),
-    "classrooms:assignment_results_csv": ("get", None, TEACHER),
+                                                      "table_id": s.table.pk},
+                                   teacher_page(Redirect(_dashboard, "success"))),
+    "classrooms:assignment_results": ("get", None, teacher_page(200)),
+    "classrooms:assignment_results_csv": ("get", None, teacher_page(200)),
     # the games app's pages and API, for a game of class A
-    "games:lobby": ("get", None, SIGNED_IN),
-    "games:detail": ("get", None, AT_TABLE),
-    "games:join": ("post", None, AT_TABLE),
-    "api-game": ("get", None, AT_TABLE),
-    # a move reaches the move service only for a seated player (teacher/admin: spectators)
+    "games:lobby": ("get", None, {"anonymous": LOGIN, **dict.fromkeys(SIGNED_IN, 200)}),
+    "games:detail": ("get", None, game_of_class_a(200)),
+    # the game is full and started: whoever may join is told so (an error flash), never seated
+    "games:join": ("post", None, game_of_class_a(Redirect(_game_page, "error"))),
+    "api-game": ("get", None, game_of_class_a(200, anonymous=403)),
+    # a move reaches the move service only for a seated player (it refuses this illegal move:
+    # 400); the teacher and admins are spectators (403)
     "api-game-moves": ("json", lambda s: {"move": {"type": "border", "between": [[99, 99], [98, 98]]},
-                                          "version": s.game.version}, {"student"}),
+                                          "version": s.game.version},
+                       game_of_class_a({"student": 400, "teacher": 403, "admin": 403},
+                                       anonymous=403)),
 }
 
 EXPECTED_WS = {
@@ -104,12 +169,24 @@ def _url(name, school):
     raise AssertionError(f"cannot build a URL for {name}: give _url its ids")
 
 
-def _allowed(response, role):
-    if response.status_code in (401, 403, 404):
-        return False
-    if response.status_code == 302 and "?next=" in response.get("Location", ""):
-        return False  # sent to sign in
-    return True
+def _mismatch(response, expected, school, url):
+    """None if ``response`` is exactly what ``expected`` says, else what differs."""
+    status = response.status_code
+    location = response.get("Location", "")
+    if expected == LOGIN:
+        want = f"{reverse('login')}?next={url}"
+        return None if status == 302 and location == want else f"{status} {location}, want {want}"
+    if isinstance(expected, Redirect):
+        flashes = {m.level_tag for m in get_messages(response.wsgi_request)}
+        got = f"{status} {location} {sorted(flashes)}"
+        if status != 302 or location != expected.path(school):
+            return f"{got}, want {expected!r}"
+        if expected.flash == "ok" and "error" in flashes:
+            return f"{got}: refused (error flash), want {expected!r}"
+        if expected.flash != "ok" and expected.flash not in flashes:
+            return f"{got}, want {expected!r}"
+        return None
+    return None if status == expected else f"{status} {location}, want {expected}"
 
 
 @pytest.mark.django_db
@@ -127,7 +204,8 @@ def test_every_url_has_an_entry():
 def test_authorisation_matrix_http():
     school = build_school()
     failures = []
-    for name, (method, data, allowed_roles) in EXPECTED.items():
+    for name, (method, data, expected) in EXPECTED.items():
+        assert set(expected) == ALL, f"{name}: give an expectation for every role"
         url = _url(name, school)
         for role in ROLES:
             with transaction.atomic():  # each request's writes are rolled back
@@ -144,12 +222,9 @@ def test_authorisation_matrix_http():
                 else:
                     response = client.post(url, payload)
                 transaction.set_rollback(True)
-            got = _allowed(response, role)
-            if response.status_code >= 500:
-                failures.append(f"{name} {url} as {role}: server error {response.status_code}")
-            elif got != (role in allowed_roles):
-                failures.append(f"{name} {url} as {role}: {response.status_code} "
-                                f"({'allowed' if got else 'denied'})")
+            problem = _mismatch(response, expected[role], school, url)
+            if problem:
+                failures.append(f"{name} {url} as {role}: {problem}")
     assert not failures, "\n".join(failures)
 
 
@@ -180,7 +255,7 @@ def test_a_classmate_not_at_the_table_cannot_watch_it():
     join(school.class_a, cara)
     client = Client()
     client.force_login(cara)
-    assert client.get(reverse("games:detail", args=[school.game.pk])).status_code == 403
+    assert client.get(reverse("games:detail", args=[school.game.pk])).status_code == 404
     assert client.get(reverse("api-game", args=[school.game.pk])).status_code == 404
     # a lobby game (no assignment) stays open to any signed-in user, as the games app wants
     from games import services as game_services
@@ -189,6 +264,56 @@ def test_a_classmate_not_at_the_table_cannot_watch_it():
                                            created_by=school.eve,
                                            seats=[game_services.SeatSpec(user=school.eve)])
     assert client.get(reverse("games:detail", args=[lobby_game.pk])).status_code == 200
+
+
+# The /games/ lobby's open games, per role: a waiting table of class A is listed for no one
+# (not even its own class); a waiting game made in the lobby is listed for everyone but
+# the player already in it.
+LOBBY_OPEN = {
+    "anonymous": None,  # sent to sign in
+    "student": {"lobby_game"},
+    "other_student": set(),  # Eve made the lobby game: she sits in it
+    "teacher": {"lobby_game"},
+    "other_teacher": {"lobby_game"},
+    "admin": {"lobby_game"},
+}
+
+
+@pytest.mark.django_db
+def test_lobby_lists_no_class_game():
+    from classrooms.models import AssignmentGame
+    from games import services as game_services
+
+    school = build_school()
+    # a class table still waiting for a player (data from before "no bots" needed full tables)
+    class_game = game_services.game_create(
+        kind="mapmaker", options={"players": 2}, created_by=school.teach_a,
+        seats=[game_services.SeatSpec(user=school.ben)])
+    AssignmentGame.objects.create(assignment=school.assignment, game=class_game, table=2)
+    lobby_game = game_services.game_create(
+        kind="mapmaker", options={"players": 2}, created_by=school.eve, lobby=True,
+        seats=[game_services.SeatSpec(user=school.eve)])
+    names = {class_game.pk: "class_game", lobby_game.pk: "lobby_game"}
+    assert class_game.status == lobby_game.status == "waiting"
+    failures = []
+    for role in ROLES:
+        client = Client()
+        user = _user(school, role)
+        if user is not None:
+            client.force_login(user)
+        response = client.get(reverse("games:lobby"))
+        if LOBBY_OPEN[role] is None:
+            assert response.status_code == 302 and "?next=" in response["Location"]
+            continue
+        assert response.status_code == 200, role
+        listed = {names.get(g.pk, g.pk) for g in response.context["open_games"]}
+        if listed != LOBBY_OPEN[role]:
+            failures.append(f"lobby as {role}: lists {sorted(map(str, listed))}, "
+                            f"want {sorted(LOBBY_OPEN[role])}")
+        if role != "teacher" and f'href="{reverse("games:detail", args=[class_game.pk])}"' \
+                in response.content.decode():
+            failures.append(f"lobby as {role}: links the class game")
+    assert not failures, "\n".join(failures)
 
 
 @pytest.fixture

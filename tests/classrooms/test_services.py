@@ -250,3 +250,191 @@ def test_tables_propose_sizes_differ_by_at_most_one():
             tables = services.tables_propose(students=list(range(n)), table_size=size, seed=n)
             sizes = [len(t) for t in tables]
             assert sum(sizes) == n and max(sizes) <= size and max(sizes) - min(sizes) <= 1
+
+
+# --- review fixes -------------------------------------------------------------------------
+
+def _superuser(username):
+    user = make_user(username)
+    user.is_superuser = True
+    user.save()
+    return user
+
+
+def test_only_plain_students_can_self_join(school):
+    superuser = _superuser("boss")
+    for user in (school.teach_b, school.admin, superuser):
+        with pytest.raises(ClassroomError) as err:
+            services.student_join(code=school.class_a.join_code, name="", password="", user=user)
+        assert err.value.code == "not_student"
+        assert "cannot join a class as students" in err.value.message
+        assert not Membership.objects.filter(classroom=school.class_a, student=user).exists()
+    services.student_join(code=school.class_a.join_code, name="", password="", user=school.eve)
+    assert Membership.objects.filter(classroom=school.class_a, student=school.eve).exists()
+
+
+def test_membership_of_a_teacher_or_admin_fails_validation(school):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
+        Membership(classroom=school.class_a, student=school.teach_b).full_clean()
+    with pytest.raises(ValidationError):
+        Membership(classroom=school.class_a, student=school.admin).full_clean()
+    Membership(classroom=school.class_a, student=school.eve).full_clean()
+
+
+def test_teacher_cannot_reset_rename_or_remove_a_teacher_or_admin_member(school):
+    superuser = _superuser("boss")
+    # memberships from before the join check (or made by hand)
+    join(school.class_a, school.teach_b, school.admin, superuser)
+    for user in (school.teach_b, school.admin, superuser):
+        for action, extra in ((services.student_password_reset, {}),
+                              (services.student_rename, {"name": "Pwned"}),
+                              (services.student_remove, {})):
+            with pytest.raises(ClassroomError) as err:
+                action(classroom=school.class_a, student_id=user.pk, **extra)
+            assert err.value.code == "protected_account"
+            assert "only an admin can change it" in err.value.message
+        user.refresh_from_db()
+        assert user.check_password("pw-" + user.username) and user.first_name != "Pwned"
+        assert user.is_active
+        assert Membership.objects.filter(classroom=school.class_a, student=user).exists()
+    # new login cards for the class skip them too
+    issued, remaining = services.cards_reissue(classroom=school.class_a)
+    assert set(issued) == {school.ana.pk, school.ben.pk} and remaining == 0
+    school.teach_b.refresh_from_db()
+    assert school.teach_b.check_password("pw-teach_b")
+
+
+def test_roster_paste_is_capped_so_hashing_stays_quick():
+    classroom = services.classroom_create(teacher=make_teacher("t"), name="7C")
+    with pytest.raises(ClassroomError) as err:
+        services.roster_add(classroom=classroom,
+                            text="\n".join(f"S{i}" for i in range(services.MAX_ROSTER + 1)))
+    assert err.value.code == "roster_large" and f"{services.MAX_ROSTER} names" in err.value.message
+    assert services.MAX_ROSTER <= 30
+    created = services.roster_add(classroom=classroom,
+                                  text="\n".join(f"S{i}" for i in range(services.MAX_ROSTER)))
+    assert len(created) == services.MAX_ROSTER
+    for user, password in created[:3]:
+        assert authenticate(username=user.username, password=password) == user
+
+
+def test_cards_reissue_goes_in_batches(school, monkeypatch):
+    monkeypatch.setattr(services, "MAX_ROSTER", 2)
+    join(school.class_a, make_user("cara"), make_user("dan"), make_user("emil"))
+    first, remaining = services.cards_reissue(classroom=school.class_a)
+    assert len(first) == 2 and remaining == 3
+    second, remaining = services.cards_reissue(classroom=school.class_a, skip_ids=first)
+    third, remaining = services.cards_reissue(classroom=school.class_a,
+                                              skip_ids=[*first, *second])
+    assert remaining == 0 and len(first) + len(second) + len(third) == 5
+    from django.contrib.auth import get_user_model
+
+    for pk, password in {**first, **second, **third}.items():
+        user = get_user_model().objects.get(pk=pk)
+        assert authenticate(username=user.username, password=password) == user
+
+
+def _take_seat_meanwhile(monkeypatch, game, index, user):
+    """Make someone else take seat ``index`` just before the guarded seat_assign runs: what a
+    second teacher's click would do between our read and the game's row lock.  (A test runs
+    in one transaction, so the refusal also rolls this change back: tests check the refusal.)"""
+    from games import services as game_services
+    from games.models import Seat
+
+    real = game_services.seat_assign
+
+    def racing(**kwargs):
+        if kwargs["game_id"] == game.pk and kwargs["index"] == index:
+            Seat.objects.filter(game=game, index=index).update(user=user, bot_level="")
+        return real(**kwargs)
+
+    monkeypatch.setattr(game_services, "seat_assign", racing)
+
+
+def _one_per_table(school, *students):
+    assignment = services.assignment_create(classroom=school.class_a, title="Race", mode="2",
+                                            table_size=1, grouping="manual", bot_level="easy")
+    services.assignment_start(assignment=assignment, tables=[[s.pk] for s in students])
+    return assignment, list(assignment.tables.order_by("table").select_related("game"))
+
+
+def test_seat_to_student_does_not_overwrite_a_seat_taken_meanwhile(school, monkeypatch):
+    cara = make_user("cara")
+    join(school.class_a, cara)
+    assignment, (t1, t2) = _one_per_table(school, school.ana, school.ben)
+    bot_seat = t2.game.seats.get(bot_level="easy").index
+    _take_seat_meanwhile(monkeypatch, t2.game, bot_seat, cara)
+    with pytest.raises(ClassroomError) as err:
+        services.seat_to_student(assignment=assignment, table_id=t2.pk, index=bot_seat,
+                                 student_id=school.ana.pk)
+    assert err.value.code == "seat_changed"
+    # (the test's single transaction rolls Cara's "meanwhile" back with the refusal)
+    # Ana's move was rolled back whole: she is still at table 1
+    assert t1.game.seats.filter(user=school.ana).exists()
+    assert not t2.game.seats.filter(user=school.ana).exists()
+
+
+def test_student_move_does_not_overwrite_a_seat_taken_meanwhile(school, monkeypatch):
+    cara = make_user("cara")
+    join(school.class_a, cara)
+    assignment, (t1, t2) = _one_per_table(school, school.ana, school.ben)
+    bot_seat = t2.game.seats.get(bot_level="easy").index
+    _take_seat_meanwhile(monkeypatch, t2.game, bot_seat, cara)
+    with pytest.raises(ClassroomError) as err:
+        services.student_move(assignment=assignment, student_id=school.ana.pk, table_id=t2.pk)
+    assert err.value.code == "seat_changed"
+    assert t1.game.seats.filter(user=school.ana).exists()
+    assert not t2.game.seats.filter(user=school.ana).exists()
+
+
+def test_seat_to_bot_does_not_bench_someone_who_left_meanwhile(school, monkeypatch):
+    cara = make_user("cara")
+    join(school.class_a, cara)
+    assignment, (t1, t2) = _one_per_table(school, school.ana, school.ben)
+    ana_seat = t1.game.seats.get(user=school.ana).index
+    _take_seat_meanwhile(monkeypatch, t1.game, ana_seat, cara)
+    with pytest.raises(ClassroomError) as err:
+        services.seat_to_bot(assignment=assignment, table_id=t1.pk, index=ana_seat)
+    assert err.value.code == "seat_changed"
+    t1.refresh_from_db()
+    assert t1.benched == {}  # Cara is not benched as if she were Ana
+
+
+def test_no_bots_is_refused_when_a_table_would_have_empty_seats():
+    classroom = services.classroom_create(teacher=make_teacher("t"), name="7C")
+    join(classroom, *[make_user(f"s{i}") for i in range(3)])
+    with pytest.raises(ClassroomError) as err:  # 3 students at 2-seat tables: 1 seat left open
+        services.assignment_create(classroom=classroom, title="Odd", mode="2", table_size=2,
+                                   grouping="random", bot_level="")
+    assert err.value.code == "empty_seats"
+    assert err.value.message == ("Choose a bot level to fill the 1 empty seat, or change the "
+                                 "table size.")
+    assert not Assignment.objects.filter(title="Odd").exists()  # nothing half-made
+    with pytest.raises(ClassroomError) as err:  # 4-seat game, 3 a table: 2 tables, 5 empty
+        services.assignment_create(classroom=classroom, title="Odd", mode="4", table_size=2,
+                                   grouping="random", bot_level="")
+    assert "fill the 5 empty seats" in err.value.message
+    # manual tables: checked when they start
+    manual = services.assignment_create(classroom=classroom, title="Manual", mode="3",
+                                        table_size=3, grouping="manual", bot_level="")
+    students = [m.student_id for m in selectors.class_students(classroom=classroom)]
+    with pytest.raises(ClassroomError) as err:
+        services.assignment_start(assignment=manual, tables=[students[:2], students[2:]])
+    assert "fill the 3 empty seats" in err.value.message
+    services.assignment_start(assignment=manual, tables=[students])  # full: no bots needed
+    assert manual.tables.get().game.status == Game.Status.ACTIVE
+    # with bots the odd table is filled and starts
+    filled = services.assignment_create(classroom=classroom, title="Bots", mode="2",
+                                        table_size=2, grouping="random", bot_level="easy")
+    assert all(t.game.status == Game.Status.ACTIVE for t in filled.tables.all())
+
+
+def test_one_class_students_query_and_the_engines_party_names():
+    from games.engine import mapmaker_data
+
+    assert not hasattr(services, "class_students")  # selectors.class_students is the one
+    assert selectors.PARTY_NAMES is mapmaker_data.PARTY_NAMES
+    assert [selectors.party_name(i) for i in range(4)] == mapmaker_data.PARTY_NAMES
+    assert not hasattr(selectors, "PARTIES")
