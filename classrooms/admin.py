@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 
 from classrooms import services
 from classrooms.models import Assignment, AssignmentGame, Classroom, Membership
+from games.admin import ReadOnlyInline
 
 
 class MembershipInline(admin.TabularInline):
@@ -18,24 +19,13 @@ class ClassroomAdmin(admin.ModelAdmin):
     inlines = [MembershipInline]
 
 
-class AssignmentGameInline(admin.TabularInline):
+class AssignmentGameInline(ReadOnlyInline):
     """Read-only: games are created and changed only through the services (tables start with
     the assignment; seats move on the dashboard), never by editing rows here."""
 
     model = AssignmentGame
-    extra = 0
-    can_delete = False
     fields = readonly_fields = ("table", "game", "benched")
     show_change_link = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Assignment)

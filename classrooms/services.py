@@ -27,6 +27,7 @@ from classrooms.selectors import class_students as class_memberships
 from classrooms.selectors import is_plain_student, user_is_teacher
 from games import services as game_services
 from games.models import Game, Seat
+from gerrymander_site.errors import ServiceError
 
 User = get_user_model()
 
@@ -47,14 +48,8 @@ _WORDS = (
 _DIGITS = "23456789"
 
 
-class ClassroomError(Exception):
-    code = "error"
-
-    def __init__(self, message, *, code=None):
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
+class ClassroomError(ServiceError):
+    """A classroom request that cannot be done; ``message`` says why."""
 
 
 # --- accounts ---------------------------------------------------------------------------

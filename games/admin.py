@@ -17,8 +17,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
@@ -27,6 +26,13 @@ class SeatInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
 
 
 @admin.register(Game)

@@ -22,22 +22,15 @@ from games.broadcast import game_events, group_send_many
 from games.engine import IllegalMove, get_rules
 from games.models import Game, Move, Seat
 from games.signals import game_changed
+from gerrymander_site.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
 MAX_MOVE_BYTES = 2048
 
 
-class GameError(Exception):
+class GameError(ServiceError):
     """A request the game cannot take.  ``code`` is stable; ``message`` is for the player."""
-
-    code = "error"
-
-    def __init__(self, message, *, code=None):
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
 
 
 class MoveRejected(GameError):

@@ -15,8 +15,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from gerrymander_site.routing import websocket_urlpatterns  # noqa: E402
 from games.bot_runner import remember_server_loop  # noqa: E402
+from gerrymander_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = remember_server_loop(
     ProtocolTypeRouter(

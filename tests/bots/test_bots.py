@@ -4,8 +4,8 @@ import copy
 import json
 import random
 import sys
-from pathlib import Path
 import time
+from pathlib import Path
 
 import pytest
 

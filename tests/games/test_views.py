@@ -66,7 +66,7 @@ def test_watch_a_bots_only_game(client):
 
 def test_only_lobby_games_are_listed_and_hidden_games_look_missing(client):
     from games import services
-    from games.access import access_rule_register, _rules
+    from games.access import _rules, access_rule_register
 
     ana, ben = make_user("ana"), make_user("ben")
     class_table = services.game_create(kind="mapmaker", options={"players": 2},
@@ -103,4 +103,4 @@ def test_admin_cannot_edit_games_behind_the_services_back(admin_client):
     admin_client.post(f"/admin/games/game/{game.pk}/change/", {"status": "finished"})
     game.refresh_from_db()
     assert game.status == Game.Status.WAITING
-    assert admin_client.get(f"/admin/games/move/").status_code == 200
+    assert admin_client.get("/admin/games/move/").status_code == 200
