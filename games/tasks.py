@@ -28,3 +28,9 @@ def bot_move_play(*, game_id, ply, seat_index):
 def bots_resume_on_worker_start(**kwargs):
     """A worker (re)starting picks up bot turns whose scheduled task was lost."""
     services.game_bots_resume_stalled()
+
+
+@shared_task(name="games.tasks.bots_resume_stalled", ignore_result=True)
+def bots_resume_stalled():
+    """Periodic sweep (celery beat): re-schedule bot turns idle longer than BOT_STALL_S."""
+    return services.game_bots_resume_stalled()

@@ -153,6 +153,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Run exactly one beat process (or one worker with --beat): it re-schedules lost bot turns.
+CELERY_BEAT_SCHEDULE = {
+    "bots-resume-stalled": {"task": "games.tasks.bots_resume_stalled", "schedule": 30.0},
+}
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -41,7 +41,7 @@ for port in 8001 8002; do
   echo $! >"$RUN/asgi-$port.pid"
 done
 nohup $BIN/celery -A gerrymander_site worker -Q bots,default --concurrency 2 -n bots1@%h \
-  -l info >"$LOG/worker-1.log" 2>&1 &
+  --beat --schedule var/run/celerybeat-schedule -l info >"$LOG/worker-1.log" 2>&1 &
 echo $! >"$RUN/worker-1.pid"
 
 echo "ASGI on http://127.0.0.1:8001 and http://127.0.0.1:8002, 1 Celery worker (logs in $LOG)."

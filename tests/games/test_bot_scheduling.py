@@ -131,3 +131,13 @@ def test_stalled_bot_games_are_resumed_after_a_restart(settings):
     assert wait_for(finished(stalled), timeout=90)
     assert Game.objects.get(pk=fresh.pk).version == 0
     assert_clean_log(stalled)
+
+
+def test_beat_schedule_runs_the_stalled_bot_sweep():
+    from django.conf import settings
+
+    import games.tasks  # noqa: F401 - registers the tasks, as a worker's autodiscovery does
+    from gerrymander_site.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["bots-resume-stalled"]
+    assert entry["task"] in app.tasks and entry["schedule"] <= 60
