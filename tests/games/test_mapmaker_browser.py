@@ -10,7 +10,8 @@ from games.replay import game_replay
 
 from .helpers import make_game, make_user
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# Also run in the embedded shape (SQLite, in-memory layer, in-process bots) by `make test`.
+pytestmark = [pytest.mark.browser, pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
 
 
 def signed_in_page(browser, live_server_url, user):
