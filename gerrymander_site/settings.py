@@ -122,7 +122,8 @@ REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis.pubsub.RedisPubSubChannelLayer is the alternative (see the bench).
+            "BACKEND": env("CHANNEL_LAYER_BACKEND", default="channels_redis.core.RedisChannelLayer"),
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNEL_PREFIX", default="gm")},
         }
     }
