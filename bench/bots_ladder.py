@@ -1,6 +1,11 @@
 """Strength ladder of the Mapmaker bots: a seeded round robin on the 2-player board.
 
-    .venv/bin/python -m bench.bots_ladder [--games 200] [--jobs 2] [--budget 0.3] [--pairs all]
+    .venv/bin/python -m bench.bots_ladder [--games 200] [--jobs 2] [--budget 1.0] [--pairs all]
+
+The default budget is the production one (settings.BOT_BUDGET_S = 1.0).  The medium and hard
+bots stop after a fixed amount of simulation, so the budget only binds on a slow or busy
+machine; a lower budget (e.g. 0.3) is fine while iterating.  A full adjacent ladder at 200
+games takes ~15-20 minutes on 2 cores (hard averages ~0.15-0.2 s per border).
 
 Each pairing plays ``--games`` games (half with each bot in the first seat) and prints the
 win/draw/loss rates from the higher level's point of view, then the mean and p95 time per
@@ -68,7 +73,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    ap.add_argument("--budget", type=float, default=0.3, help="budget_s per move (default 0.3)")
+    ap.add_argument("--budget", type=float, default=1.0, help="budget_s per move (default 1.0)")
     ap.add_argument(
         "--pairs", default="all", help="'all' (every pair) or 'adjacent' (each level vs the one below)"
     )

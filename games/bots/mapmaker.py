@@ -1,7 +1,18 @@
 """Mapmaker bots: random, easy, medium and hard.
 
-Every bot reads only ``rules.view(state, seat)`` and simulates with ``rules.apply``; the board
-analysis below (open regions, votes, swing counties) is rebuilt from a view.
+- random: any legal border, by chance.
+- easy: one border of look-ahead: closes districts it wins, else the best board heuristic
+  (districts won and lost, who leads each open region); ignores the opponent's next move.
+- medium: the easy bot's top 5-6 borders, each tried with a few dozen random games played to
+  the end (flat Monte Carlo with UCB); the one that wins most often is placed.
+- hard: the same with ~10x more random games (hundreds per decision in the endgame, where
+  districts form) and more candidates, plus an exact search of the last borders.
+
+Every bot reads only ``rules.view(state, seat)`` and simulates with ``rules.apply`` /
+``legal_moves`` / ``to_move`` / ``is_over`` / ``result``; the board analysis below (open
+regions, votes, swing counties) is rebuilt from a view.  The Monte Carlo bots stop after a
+fixed amount of simulated borders (``work``), so their answer depends only on (state, seat,
+seed) unless the time budget cuts them first.
 """
 
 import math
@@ -17,6 +28,7 @@ SWING_WEIGHT = 0.3  # a swing county breaks ties in district counts: worth a fra
 COUNTIES_PER_DISTRICT = 5.0  # how many districts an open region of n counties will likely yield
 MARGIN_SCALE = 0.3  # steepness of the win chance on an open region's vote lead / sqrt(size)
 WIN_BONUS = 50.0
+CLOSE_BONUS = 1.0  # extra for closing a district now (won) or against closing one (lost)
 REGION_WEIGHT = 0.15  # how much the guess about open regions counts against sure districts
 # Districts one border could close (see ``threats``): how likely each side collects them.
 THREAT_OWN_MOVE = 0.8  # mine, and I move next
@@ -280,7 +292,7 @@ def threats(pos, me, mover):
     return total
 
 
-def evaluate(view, me, chooser_party=None):
+def evaluate(view, me, chooser_party=None, threat_weight=1.0):
     """How good this view is for party ``me`` (higher is better); plain numbers, no search."""
     res = view.get("result")
     pos = Position(view)
@@ -290,8 +302,8 @@ def evaluate(view, me, chooser_party=None):
     best_other = max(others) if others else 0.0
     val = score[me] - best_other
     tm = view.get("to_move") or []
-    if tm and not pos.pending:
-        val += threats(pos, me, party_of(view, tm[0]))
+    if threat_weight and tm and not pos.pending:
+        val += threat_weight * threats(pos, me, party_of(view, tm[0]))
     if res and not pos.open_regions and not pos.pending:
         winners = [int(p) for p in res.get("winners", [])]
         parties = view.get("party_of_seat") or list(range(pos.n_parties))
@@ -345,68 +357,8 @@ class MapmakerBot(Bot):
     def pick(self, rules, state, seat, moves, rng, deadline):  # pragma: no cover - abstract
         raise NotImplementedError
 
-
-@register_bot(GAME, "random")
-class RandomBot(MapmakerBot):
-    """Random: places any border it is allowed to, picked by chance, like rolling a die.
-    When it must break a tie, it picks one of the tied parties by chance too."""
-
-    def pick(self, rules, state, seat, moves, rng, deadline):
-        return rng.choice(moves)
-
-
-@register_bot(GAME, "easy")
-class EasyBot(MapmakerBot):
-    """Easy: looks one border ahead.  If a border closes off a district it would win, it places
-    it; it avoids borders that close off a district an opponent would win.  Otherwise it places
-    a random border.  When it must break a tie it picks itself, or else the weakest rival."""
-
-    def pick(self, rules, state, seat, moves, rng, deadline):
-        view = rules.view(state, seat)
-        me = party_of(view, seat)
-        if _is_choice(moves[0]):
-            return {"type": "choose_winner", "party": tie_choice_by_standing(view, me)}
-        before = _districts_total(view)
-        order = list(moves)
-        rng.shuffle(order)
-        best, best_score = None, None
-        for m in order:
-            after = rules.view(rules.apply(state, seat, m), seat)
-            score = 0
-            for d in (after.get("districts") or [])[before:]:
-                w = d.get("winner")
-                if w is None:  # a tie I close: I will choose myself if I am tied
-                    w = me if d.get("tied") and me in _tied_parties(after) else None
-                if w is None:
-                    continue
-                score += 1 if int(w) == me else -1
-            if best_score is None or score > best_score:
-                best, best_score = m, score
-        return best
-
-
-def _tied_parties(view):
-    pend = view.get("pending_choice") or {}
-    return [int(p) for p in pend.get("parties", [])]
-
-
-@register_bot(GAME, "medium")
-class MediumBot(MapmakerBot):
-    """Medium: for every border it could place, it imagines the board afterwards and scores it:
-    districts already won or lost, plus a guess of how each open region will fall from the
-    votes inside it (packing an opponent's voters into one region and cracking the rest across
-    regions it leads), plus swing counties, which break ties.  It places the best-scoring border.
-    A tie it must break goes to itself, or to the rival that helps its standing most."""
-
-    def pick(self, rules, state, seat, moves, rng, deadline):
-        view = rules.view(state, seat)
-        me = party_of(view, seat)
-        if _is_choice(moves[0]):
-            return self.choose_tie(rules, state, seat, moves, me)
-        scored = score_moves(rules, state, seat, me, moves, rng)
-        return scored[0][1]
-
     def choose_tie(self, rules, state, seat, moves, me):
+        """Itself if it is among the tied parties, else the rival that helps its standing most."""
         for m in moves:
             if int(m["party"]) == me:
                 return m
@@ -418,11 +370,47 @@ class MediumBot(MapmakerBot):
         return best[1]
 
 
-def score_moves(rules, state, seat, me, moves, rng, deadline=None, jitter=1e-6):
+@register_bot(GAME, "random")
+class RandomBot(MapmakerBot):
+    """Random: places any border it is allowed to, picked by chance, like rolling a die.
+    When it must break a tie, it picks one of the tied parties by chance too."""
+
+    def pick(self, rules, state, seat, moves, rng, deadline):
+        return rng.choice(moves)
+
+
+def _tied_parties(view):
+    pend = view.get("pending_choice") or {}
+    return [int(p) for p in pend.get("parties", [])]
+
+
+@register_bot(GAME, "easy")
+class EasyBot(MapmakerBot):
+    """Easy: looks one border ahead.  If a border closes off a district it would win, it places
+    it.  Otherwise, for every border it could place, it imagines the board right afterwards and
+    gives it a score: districts already won count for it, districts lost count against it, and
+    each open region counts a little for whoever has more votes in it.  It places the
+    best-scoring border.  It does not think about what its opponent could do next.  When it
+    must break a tie it picks itself, or else the rival that helps it most."""
+
+    def pick(self, rules, state, seat, moves, rng, deadline):
+        view = rules.view(state, seat)
+        me = party_of(view, seat)
+        if _is_choice(moves[0]):
+            return self.choose_tie(rules, state, seat, moves, me)
+        # closing a district it wins comes first, then the board score; it ignores what one
+        # more border could close (threat_weight=0), which keeps it an easy opponent
+        return score_moves(rules, state, seat, me, moves, rng, close_bonus=100.0,
+                           threat_weight=0)[0][1]
+
+
+def score_moves(rules, state, seat, me, moves, rng, deadline=None, jitter=1e-6,
+                close_bonus=CLOSE_BONUS, threat_weight=1.0):
     """[(score, move, next_state)] best first: one-border look-ahead with ``evaluate``.
 
     Without a deadline every move is scored (a few hundredths of a second on the 2-player
     board); with one, scoring stops when it passes."""
+    before = len(rules.view(state, seat).get("districts") or [])
     order = list(moves)
     rng.shuffle(order)
     out = []
@@ -430,7 +418,14 @@ def score_moves(rules, state, seat, me, moves, rng, deadline=None, jitter=1e-6):
         if deadline is not None and out and time.perf_counter() > deadline:
             break
         nxt = rules.apply(state, seat, m)
-        v = evaluate(rules.view(nxt, seat), me, chooser_party=me)
+        after = rules.view(nxt, seat)
+        v = evaluate(after, me, chooser_party=me, threat_weight=threat_weight)
+        for d in (after.get("districts") or [])[before:]:  # districts this border closes
+            w = d.get("winner")
+            if w is None and d.get("tied") and me in _tied_parties(after):
+                w = me  # a tie I close: I will choose myself
+            if w is not None:
+                v += close_bonus if int(w) == me else -close_bonus
         out.append((v + jitter * rng.random(), m, nxt))
     out.sort(key=lambda t: -t[0])
     return out
@@ -449,66 +444,195 @@ def _resolve_own_ties(rules, state, seat, me):
     return state
 
 
-def _borders_left(view):
-    t = view.get("turn")
-    if isinstance(t, dict):
-        return int(t.get("borders_left") or 1)
-    return int(view.get("borders_left") or 1)
+# --------------------------------------------------------------------------- Monte Carlo
 
 
-@register_bot(GAME, "hard")
-class HardBot(MediumBot):
-    """Hard: plans its whole turn.  It tries many borders, keeps the few most promising, and for
-    each of them tries the next borders it could add in the same turn, and so on (a "beam
-    search").  It judges the board it would leave behind the way the medium bot does, but it
-    also counts the districts its opponent could close with a single border on their next turn
-    and avoids handing them over.  It grabs swing counties, because games often end with equal
-    district counts and swing counties break the tie.  When time runs out it plays the best plan
-    found so far."""
+def _playout(rules, state, rng, party_of_seat, max_plies=400):
+    """Play the game to its end with random borders (a tie goes to the closer if it is tied).
 
-    beam_width = 4
-    max_depth = 4
+    Returns ``(final_state, plies played)``."""
+    to_move, legal, apply, is_over = rules.to_move, rules.legal_moves, rules.apply, rules.is_over
+    n = 0
+    while not is_over(state) and n < max_plies:
+        seat = to_move(state)[0]
+        ms = legal(state, seat)
+        if ms[0].get("type") == "choose_winner":
+            mine = party_of_seat[seat] if seat < len(party_of_seat) else seat
+            m = next((x for x in ms if x["party"] == mine), None) or rng.choice(ms)
+        else:
+            m = ms[rng.randrange(len(ms))]
+        state = apply(state, seat, m)
+        n += 1
+    return state, n
+
+
+def _reward(rules, state, seat):
+    """A finished game from ``seat``'s side: 1 for a win, 1/2 for a shared win, 0 for a loss
+    (the engine's result applies districts, then swing counties, then the Supreme Court),
+    plus a little for each district of lead, so that bigger wins count a bit more."""
+    if not rules.is_over(state):
+        return 0.5
+    res = rules.result(state)
+    winners = res.get("winners") or []
+    if seat in winners:
+        r = 1.0 if len(winners) == 1 else 0.5
+    else:
+        r = 0.0
+    rows = {row["seat"]: row for row in res.get("ranking", [])}
+    mine = rows.get(seat, {}).get("districts", 0)
+    best = max((row["districts"] for s, row in rows.items() if s != seat), default=0)
+    return r + 0.05 * (mine - best)
+
+
+class MonteCarloBot(MapmakerBot):
+    """Shared machinery of the medium and hard bots: score every border with the easy bot's
+    judgement, keep the most promising ``candidates``, then play quick random games to the end
+    from each of them and place the border whose games went best.  The number of random games
+    is shared out with the UCB rule (more games for the borders that are doing well, some for
+    the others).  It stops after ``work`` simulated borders in all (so the answer is the same
+    for the same seed), or when the time budget runs out.  In the endgame (at most
+    ``late_moves`` legal borders) it uses ``late_work`` and ``late_candidates`` instead, and
+    with at most ``endgame_moves`` legal borders it first tries ``solve_endgame``."""
+
+    candidates = 8
+    work = 3000  # simulated borders per decision (~0.1 ms each)
+    explore = 0.4
+    late_moves = 0  # with this many legal borders or fewer (the endgame, where districts form)
+    late_work = 0  # ... simulate this many borders instead
+    late_candidates = 0  # ... from this many candidates
+    endgame_moves = 0  # with this many legal borders or fewer, try an exact search first
+    endgame_nodes = 0  # ... of at most this many positions (0: never)
 
     def pick(self, rules, state, seat, moves, rng, deadline):
         view = rules.view(state, seat)
         me = party_of(view, seat)
         if _is_choice(moves[0]):
             return self.choose_tie(rules, state, seat, moves, me)
-        left = _borders_left(view)
+        return self.search(rules, state, seat, me, view, moves, rng, deadline)
+
+    def search(self, rules, state, seat, me, view, moves, rng, deadline):
+        seats = view.get("party_of_seat") or []
+        if self.endgame_nodes and len(moves) <= self.endgame_moves:
+            now = time.perf_counter()
+            exact = solve_endgame(rules, state, seat, moves, now + 0.5 * (deadline - now),
+                                  self.endgame_nodes)
+            if exact is not None:
+                return exact
+        late = len(moves) <= self.late_moves
+        work = self.late_work if late else self.work
         first = score_moves(rules, state, seat, me, moves, rng)
-        best_move = first[0][1]
-        beam = [(v, m, _resolve_own_ties(rules, nxt, seat, me)) for v, m, nxt in first]
-        depth = 1
-        while depth < min(left, self.max_depth) and time.perf_counter() < deadline:
-            depth += 1
-            seen = set()
-            expanded = []
-            complete = True
-            for v, m0, st in beam[: self.beam_width]:
-                if seat not in rules.to_move(st) or rules.is_over(st):
-                    expanded.append((v, m0, st))
-                    continue
-                nxt_moves = rules.legal_moves(st, seat)
-                for v2, _m, st2 in score_moves(rules, st, seat, me, nxt_moves, rng, deadline):
-                    key = tuple(sorted(map(_edge_key, rules.view(st2, None)["borders"])))
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    expanded.append((v2, m0, _resolve_own_ties(rules, st2, seat, me)))
-                if time.perf_counter() > deadline:
-                    complete = False
-                    break
-            if not expanded:
-                break
-            expanded.sort(key=lambda t: -t[0])
-            if complete or expanded[0][0] > beam[0][0]:
-                best_move = expanded[0][1]
-            if not complete:
-                break
-            beam = expanded
-        return best_move
+        cands = [(m, _resolve_own_ties(rules, nxt, seat, me))
+                 for _v, m, nxt in first[: self.late_candidates if late else self.candidates]]
+        k_n = len(cands)
+        n = [0] * k_n
+        w = [0.0] * k_n
+        total = spent = 0
+        while spent < work and time.perf_counter() < deadline:
+            if total < k_n:
+                k = total
+            else:
+                lt = math.log(total)
+                k = max(range(k_n), key=lambda i: w[i] / n[i] + self.explore * math.sqrt(lt / n[i]))
+            end, plies = _playout(rules, cands[k][1], rng, seats)
+            w[k] += _reward(rules, end, seat)
+            n[k] += 1
+            total += 1
+            spent += plies + 1
+        if total < k_n:
+            return first[0][1]
+        k = max(range(k_n), key=lambda i: (n[i], w[i] / n[i]))
+        return cands[k][0]
 
 
-def _edge_key(b):
-    a, c = tuple(b[0]), tuple(b[1])
-    return (a, c) if a < c else (c, a)
+class _OutOfBudget(Exception):
+    pass
+
+
+def _border_key(m):
+    (a, b), (c, d) = m["between"]
+    return (a, b, c, d) if (a, b) < (c, d) else (c, d, a, b)
+
+
+def solve_endgame(rules, state, seat, moves, deadline, max_nodes):
+    """Exact play of the last borders: every order of the remaining borders is tried (positions
+    reached by the same set of borders are looked up, not searched twice), assuming the
+    opponents play their best against this seat and a tie goes to the closer when it is tied.
+    Returns the best move, or None if the search would take more than ``max_nodes`` positions
+    or pass the deadline."""
+    memo = {}
+    count = [0]
+
+    def value(st, key):
+        if rules.is_over(st):
+            return _reward(rules, st, seat)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        count[0] += 1
+        if count[0] > max_nodes or (count[0] & 63 == 0 and time.perf_counter() > deadline):
+            raise _OutOfBudget
+        mover = rules.to_move(st)[0]
+        ms = rules.legal_moves(st, mover)
+        if ms[0].get("type") == "choose_winner":
+            pos = rules.view(st, mover).get("party_of_seat") or []
+            mine = pos[mover] if mover < len(pos) else mover
+            own = [m for m in ms if m["party"] == mine]
+            if own:
+                v = value(rules.apply(st, mover, own[0]), key)
+            else:
+                vals = [value(rules.apply(st, mover, m), key + (f"c{m['party']}",)) for m in ms]
+                v = max(vals) if mover == seat else min(vals)
+        else:
+            vals = (value(rules.apply(st, mover, m), key | {_border_key(m)}) for m in ms)
+            v = max(vals) if mover == seat else min(vals)
+        memo[key] = v
+        return v
+
+    try:
+        best = None
+        for m in moves:
+            v = value(rules.apply(state, seat, m), frozenset([_border_key(m)]))
+            if best is None or v > best[0]:
+                best = (v, m)
+        return best[1]
+    except _OutOfBudget:
+        return None
+
+
+@register_bot(GAME, "medium")
+class MediumBot(MonteCarloBot):
+    """Medium: first it scores every border the way the easy bot does and keeps the five best.
+    Then, for each of those five, it imagines quick games played to the very end with random
+    borders, and counts how often it would win them (most districts, then swing counties, then
+    the Supreme Court).  It places the border that won most often.  It imagines only a few
+    games early on and a few dozen near the end, when districts are forming, so its guesses
+    are rough.  When it must break a tie it picks itself, or else the rival that helps it
+    most."""
+
+    candidates = 5
+    work = 400
+    late_moves = 45
+    late_work = 1500
+    late_candidates = 6
+
+
+@register_bot(GAME, "hard")
+class HardBot(MonteCarloBot):
+    """Hard: like the medium bot, it tries its most promising borders by imagining games played
+    to the end and placing the border that wins most often, but it imagines many more of them
+    (hundreds per border near the end of the game, where the districts form) and considers more
+    borders, so its guesses are much better.  It spends more imagined games on the borders that
+    look good, to tell the best ones apart.  Because these games are played all the way to the
+    end, it sees how packing and cracking voters really turn out, and it counts swing counties
+    and the Supreme Court, which break ties.  In the last few borders of the game it stops
+    guessing: it tries every order of the remaining borders, for itself and its opponent, and
+    plays the one that wins against the opponent's best answers.  When time runs out it plays
+    the best border found so far."""
+
+    candidates = 10
+    work = 3000
+    late_moves = 45
+    late_work = 8000
+    late_candidates = 14
+    endgame_moves = 13
+    endgame_nodes = 1500

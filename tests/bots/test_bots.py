@@ -179,3 +179,38 @@ def test_smoke_hard_beats_random():
         if RULES.result(state)["winners"] == [hard_seat]:
             wins += 1
     assert wins >= 4  # most of 6 (the ladder measures the real rate)
+
+
+def _minimax(state, seat):
+    """Plain minimax (no memo) of the mapmaker reward from ``seat``'s side: a reference."""
+    from games.bots.mapmaker import _reward
+
+    if RULES.is_over(state):
+        return _reward(RULES, state, seat)
+    mover = RULES.to_move(state)[0]
+    moves = RULES.legal_moves(state, mover)
+    if moves[0]["type"] == "choose_winner":
+        party = RULES.view(state, mover)["party_of_seat"][mover]
+        moves = [m for m in moves if m["party"] == party] or moves
+    vals = [_minimax(RULES.apply(state, mover, m), seat) for m in moves]
+    return max(vals) if mover == seat else min(vals)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_endgame_search_is_exact(seed):
+    from games.bots.mapmaker import solve_endgame
+
+    rng = random.Random(seed)
+    state = RULES.setup({"players": 2}, seed)
+    while True:
+        seat = RULES.to_move(state)[0]
+        moves = RULES.legal_moves(state, seat)
+        if moves[0]["type"] == "border" and len(moves) <= 6:
+            break
+        state = RULES.apply(state, seat, rng.choice(moves))
+        assert not RULES.is_over(state)
+    before = copy.deepcopy(state)
+    best = solve_endgame(RULES, state, seat, moves, time.perf_counter() + 10, 10_000)
+    assert state == before and best in moves
+    values = [_minimax(RULES.apply(state, seat, m), seat) for m in moves]
+    assert _minimax(RULES.apply(state, seat, best), seat) == max(values)
