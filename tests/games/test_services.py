@@ -244,3 +244,14 @@ def test_a_huge_move_is_refused_before_it_reaches_the_log(players):
     with pytest.raises(services.MoveRejected, match="too large"):
         services.move_submit(game_id=game.pk, seat_index=0, move=move, expected_version=0, user=ana)
     assert not Move.objects.filter(game=game).exists()
+
+
+def test_a_ply_taken_behind_the_lock_reads_as_the_game_moved_on(players):
+    ana, ben = players
+    game = make_game(ana, ben)
+    Move.objects.create(game=game, ply=0, seat=0, move={"type": "border"})  # a rogue writer
+    with pytest.raises(services.StaleVersion, match="moved on"):
+        services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                             expected_version=0, user=ana)
+    game.refresh_from_db()
+    assert game.version == 0 and Move.objects.filter(game=game).count() == 1
