@@ -6,7 +6,7 @@ from django.contrib import admin
 from games.models import Game, Move, Seat
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyMixin:
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -17,18 +17,13 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(ReadOnlyMixin, admin.TabularInline):
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class SeatInline(ReadOnlyInline):
