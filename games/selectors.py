@@ -1,6 +1,6 @@
 """Read-side queries for games."""
 
-from games.models import Game, Seat
+from games.models import Game
 
 
 def seat_of_user(*, game, user):
@@ -36,5 +36,3 @@ def open_games(*, exclude_user=None):
         games = games.exclude(seats__user=exclude_user)
     return games.prefetch_related("seats__user")
 
-
-__all__ = ["Seat", "game_frame", "games_of_user", "open_games", "seat_of_user"]

@@ -54,11 +54,11 @@ def test_move_appends_log_saves_snapshot_and_bumps_version(players, django_captu
 @pytest.mark.parametrize(
     "bad_move, code",
     [
-        ({"type": "border", "between": [[0, 0], [5, 5]]}, None),
-        ({"type": "border", "between": [[0, 0]]}, None),
-        ({"type": "teleport"}, None),
-        ({"type": "undo"}, None),
-        ({"type": "choose_winner", "party": 1}, None),
+        ({"type": "border", "between": [[0, 0], [5, 5]]}, "not_adjacent"),
+        ({"type": "border", "between": [[0, 0]]}, "bad_move"),
+        ({"type": "teleport"}, "bad_move"),
+        ({"type": "undo"}, "undo_not_allowed"),
+        ({"type": "choose_winner", "party": 1}, "no_choice_pending"),
     ],
 )
 def test_illegal_move_is_refused_with_a_message_and_changes_nothing(players, bad_move, code):
@@ -68,7 +68,7 @@ def test_illegal_move_is_refused_with_a_message_and_changes_nothing(players, bad
     with pytest.raises(services.MoveRejected) as info:
         services.move_submit(game_id=game.pk, seat_index=0, move=bad_move, expected_version=0,
                              user=ana)
-    assert info.value.message and info.value.code
+    assert info.value.code == code and info.value.message
     game.refresh_from_db()
     assert game.version == 0 and json.dumps(game.state, sort_keys=True) == before
     assert not Move.objects.filter(game=game).exists()
