@@ -580,7 +580,9 @@ def solve_endgame(rules, state, seat, moves, deadline, max_nodes):
             if own:
                 v = value(rules.apply(st, mover, own[0]), key)
             else:
-                vals = [value(rules.apply(st, mover, m), key + (f"c{m['party']}",)) for m in ms]
+                # The choice joins the key (borders placed so far tell which district it was).
+                vals = [value(rules.apply(st, mover, m), key | {f"choice:{len(key)}:{m['party']}"})
+                        for m in ms]
                 v = max(vals) if mover == seat else min(vals)
         else:
             vals = (value(rules.apply(st, mover, m), key | {_border_key(m)}) for m in ms)

@@ -214,3 +214,26 @@ def test_endgame_search_is_exact(seed):
     assert state == before and best in moves
     values = [_minimax(RULES.apply(state, seat, m), seat) for m in moves]
     assert _minimax(RULES.apply(state, seat, best), seat) == max(values)
+
+
+def test_endgame_search_handles_tie_choices_made_by_another_party():
+    """Regression: with three players the closer of a tied district may not be tied itself;
+    the exact search then branches on the choice (it crashed on building that branch's key)."""
+    import random as _random
+
+    from games.bots.mapmaker import solve_endgame
+
+    searched = 0
+    for seed in range(40):
+        rng = _random.Random(seed)
+        state = RULES.setup({"players": 3}, seed)
+        while not RULES.is_over(state):
+            seat = RULES.to_move(state)[0]
+            moves = RULES.legal_moves(state, seat)
+            if moves[0]["type"] == "border" and len(moves) <= 9:
+                move = solve_endgame(RULES, state, seat, moves, time.perf_counter() + 5, 200_000)
+                assert move is None or move in moves
+                searched += 1
+                break
+            state = RULES.apply(state, seat, rng.choice(moves))
+    assert searched >= 20
