@@ -11,9 +11,9 @@ Clients may send {"type":"sync"} to get the full list again; anything else is ig
 import json
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from classrooms.live import group_for_assignment, group_for_user
+from gerrymander_site.sockets import AsyncSocketConsumer
 
 
 def _dumps(payload):
@@ -48,7 +48,7 @@ def _my_rows(user):
     return my_game_rows(user=user)
 
 
-class _Base(AsyncWebsocketConsumer):
+class _Base(AsyncSocketConsumer):
     group = None
 
     async def disconnect(self, code):

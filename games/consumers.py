@@ -13,13 +13,13 @@ same answer, so ids cannot be probed).
 import json
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import services
 from games.access import game_can_watch
 from games.broadcast import group_for
 from games.models import Game
 from games.selectors import game_frame
+from gerrymander_site.sockets import AsyncSocketConsumer
 
 MAX_FRAME_BYTES = 16 * 1024
 
@@ -87,7 +87,7 @@ def _submit(**kwargs):
     return services.move_submit(**kwargs).version
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(AsyncSocketConsumer):
     async def connect(self):
         self.user = self.scope.get("user")
         self.group = None
@@ -159,8 +159,30 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["frame"])  # already encoded once for the whole group
 
 
-class EchoConsumer(AsyncWebsocketConsumer):
-    """A bare echo socket: the baseline the live-play latency benchmark compares with."""
+class EchoConsumer(AsyncSocketConsumer):
+    """The live-play latency benchmark's baselines (routed only with ENABLE_ECHO_SOCKET).
+
+    ``/ws/echo/``: a bare echo to the sender.  ``/ws/echo/<room>/``: every frame goes through
+    the channel layer to every socket in the room - the fan-out a move's views take, without
+    the game, the database or the authentication.
+    """
+
+    async def connect(self):
+        room = self.scope["url_route"]["kwargs"].get("room")
+        self.group = f"echo-{room}" if room else None
+        if self.group:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.send(text_data=text_data, bytes_data=bytes_data)
+        if self.group and text_data is not None:
+            await self.channel_layer.group_send(self.group, {"type": "echo.frame", "text": text_data})
+        else:
+            await self.send(text_data=text_data, bytes_data=bytes_data)
+
+    async def echo_frame(self, event):
+        await self.send(text_data=event["text"])

@@ -1,5 +1,5 @@
 from django.conf import settings
-from django.urls import path
+from django.urls import path, re_path
 
 from games import consumers
 
@@ -7,4 +7,7 @@ websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
 ]
 if settings.ENABLE_ECHO_SOCKET:
-    websocket_urlpatterns.append(path("ws/echo/", consumers.EchoConsumer.as_asgi()))
+    websocket_urlpatterns += [
+        path("ws/echo/", consumers.EchoConsumer.as_asgi()),
+        re_path(r"^ws/echo/(?P<room>[\w-]{1,40})/$", consumers.EchoConsumer.as_asgi()),
+    ]
