@@ -76,17 +76,30 @@ def inmemory_layer(settings):
     _reset_layers()
 
 
-@pytest.fixture
-def redis_layer(settings):
+def _use_redis_layer(settings, backend):
     require(redis_ok(), "needs Redis: set REDIS_URL=redis://... to a running server")
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": backend,
             "CONFIG": {"hosts": [redis_url()], "prefix": f"test-{uuid.uuid4().hex[:8]}"},
         }
     }
     _reset_layers()
+
+
+@pytest.fixture
+def redis_layer(settings):
+    """The production default: Redis pub/sub."""
+    _use_redis_layer(settings, "channels_redis.pubsub.RedisPubSubChannelLayer")
     yield "redis"
+    _reset_layers()
+
+
+@pytest.fixture
+def redis_core_layer(settings):
+    """The other Redis layer a deployment may choose (CHANNEL_LAYER_BACKEND)."""
+    _use_redis_layer(settings, "channels_redis.core.RedisChannelLayer")
+    yield "redis_core"
     _reset_layers()
 
 
@@ -97,9 +110,11 @@ def bots_off_unless_asked(settings):
     settings.BOT_RUNNER = "off"
 
 
-@pytest.fixture(params=["inmemory", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=["inmemory", pytest.param("redis", marks=pytest.mark.redis),
+                        pytest.param("redis_core", marks=pytest.mark.redis)])
 def any_layer(request):
-    """Run a socket test on both channel layers (the embedded and the production shape)."""
+    """Run a socket test on every channel layer: the embedded shape's, the production
+    default (Redis pub/sub) and channels_redis.core."""
     return request.getfixturevalue(f"{request.param}_layer")
 
 

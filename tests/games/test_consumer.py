@@ -232,9 +232,11 @@ async def test_a_seat_handed_to_a_bot_turns_its_socket_into_a_spectator(table, i
 
 
 @pytest.mark.redis
-async def test_an_idle_socket_on_redis_still_hears_the_next_move(redis_layer, table):
-    """Regression: with redis-py 8 the layer's blocking read timed out after 5 idle seconds
-    and closed every socket with 1011 (redis is pinned below 8)."""
+@pytest.mark.parametrize("layer", ["redis_layer", "redis_core_layer"])
+async def test_an_idle_socket_on_redis_still_hears_the_next_move(layer, request, table):
+    """Regression: with redis-py 8 the core layer's blocking read timed out after 5 idle
+    seconds and closed every socket with 1011 (redis is pinned below 8)."""
+    request.getfixturevalue(layer)
     game, ana, ben, _ = table
     watcher = communicator(game.pk, ben)
     await watcher.connect()
