@@ -26,14 +26,37 @@ def _send(group, event):
     group_send_many([(group, event)])
 
 
-def on_game_changed(sender, game, seats, **kwargs):
-    """The table's dashboard row and each seated player's "my games" row, as events for the
-    games service to send with the game's own (see ``games.signals``)."""
+# Games known to be no classroom table (lobby games).  A table is created in the same
+# transaction as its game, so a game without one when it first changes never gets one; this
+# spares those games a query on every move.  Keyed by id and creation time, so a reused id
+# (SQLite hands out a rolled-back id again) is a different game.  Bounded: forgetting only
+# costs that query.
+_NOT_A_TABLE = set()
+_NOT_A_TABLE_MAX = 10_000
+
+
+def _table_of(game):
     from classrooms.models import AssignmentGame
+
+    key = (game.pk, game.created_at)
+    if key in _NOT_A_TABLE:
+        return None
+    table = AssignmentGame.objects.select_related("assignment").filter(game=game).first()
+    if table is None:
+        if len(_NOT_A_TABLE) >= _NOT_A_TABLE_MAX:
+            _NOT_A_TABLE.clear()
+        _NOT_A_TABLE.add(key)
+    return table
+
+
+def on_game_changed(sender, game, seats, turn_kept=False, **kwargs):
+    """The table's dashboard row and each seated player's "my games" row, as events for the
+    games service to send after the game's own (see ``games.signals``).  A move that keeps
+    the turn changes nothing a "my games" row shows, so those rows are not resent."""
     from classrooms.selectors import dashboard_row, my_game_row
 
     try:
-        table = AssignmentGame.objects.select_related("assignment").filter(game=game).first()
+        table = _table_of(game)
         events = []
         if table is not None:
             table.game = game
@@ -41,13 +64,13 @@ def on_game_changed(sender, game, seats, **kwargs):
                            {"type": EVENT_DASHBOARD_ROW,
                             "row": dashboard_row(table=table, seats=seats)}))
         for seat in seats:
-            if seat.user_id:
+            if seat.user_id and not turn_kept:
                 events.append((group_for_user(seat.user_id),
                                {"type": EVENT_MY_GAME,
                                 "row": my_game_row(game=game, user=seat.user, seats=seats,
                                                    table=table or False)}))
         # A student just handed to a bot keeps the game in "my games" until reload; tell them.
-        if table is not None:
+        if table is not None and not turn_kept:
             for user_id in set((table.benched or {}).values()):
                 if not any(s.user_id == user_id for s in seats):
                     events.append((group_for_user(user_id),

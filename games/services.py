@@ -221,6 +221,7 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
             if expected_version != game.version:
                 raise StaleVersion("The game moved on before your move arrived; here is the board now.")
             rules = get_rules(game.kind)
+            to_move_before = rules.to_move(game.state)
             try:
                 state = rules.apply(game.state, seat_index, move)
             except IllegalMove as exc:
@@ -239,7 +240,11 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
                 game.finished_at = now
                 fields += ["status", "result", "finished_at"]
             game.save(update_fields=fields)
-            transaction.on_commit(lambda: _after_commit(game.pk, game=game, seats=seats), robust=True)
+            turn_kept = game.status == Game.Status.ACTIVE and rules.to_move(state) == to_move_before
+            transaction.on_commit(
+                lambda: _after_commit(game.pk, game=game, seats=seats, turn_kept=turn_kept),
+                robust=True,
+            )
     except IntegrityError:
         raise StaleVersion("The game moved on before your move arrived; here is the board now.") from None
     return game
@@ -252,7 +257,7 @@ _STATUS_MESSAGES = {
 }
 
 
-def _after_commit(game_id, *, game=None, seats=None):
+def _after_commit(game_id, *, game=None, seats=None, turn_kept=False):
     """Broadcast fresh views, tell listeners, schedule bots: only for committed changes.
 
     ``move_submit`` passes the game and seats it saved under the row lock; other services let
@@ -261,16 +266,21 @@ def _after_commit(game_id, *, game=None, seats=None):
     if game is None:
         game = Game.objects.get(pk=game_id)
         seats = list(game.seats.select_related("user").order_by("index"))
-    try:  # the views and the listeners' events leave in one hop to the channel layer
-        group_send_many(game_events(game=game, seats=seats) + _listener_events(game, seats))
-    except Exception:  # a dead channel layer must not stall a bot
-        logger.exception("broadcast failed for game %s", game.pk)
+    # The players' views leave first (that is what a player waits for), then the dashboards.
+    for name, events in (("views", lambda: game_events(game=game, seats=seats)),
+                         ("listeners", lambda: _listener_events(game, seats, turn_kept))):
+        try:
+            group_send_many(events())
+        except Exception:  # a dead channel layer must not stall a bot
+            logger.exception("broadcast of %s failed for game %s", name, game.pk)
     bot_runner.bot_turns_schedule(game=game, seats=seats)
 
 
-def _listener_events(game, seats):
+def _listener_events(game, seats, turn_kept):
     events = []
-    for receiver, result in game_changed.send_robust(sender=Game, game=game, seats=seats):
+    for receiver, result in game_changed.send_robust(
+        sender=Game, game=game, seats=seats, turn_kept=turn_kept
+    ):
         if isinstance(result, Exception):
             logger.error("game_changed receiver %r failed for game %s", receiver, game.pk,
                          exc_info=result)

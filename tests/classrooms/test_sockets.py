@@ -112,6 +112,32 @@ async def test_my_games_updates_live_and_shows_new_assignments(live_school):
     await comm.disconnect()
 
 
+async def test_my_games_row_is_resent_when_the_turn_passes_not_for_every_border(live_school):
+    """Turn quotas are 1, 2, 3... borders: the first border passes the turn, the second keeps
+    it (nothing on the row changes, so nothing is sent), the third passes it again."""
+    s = live_school
+    me = communicator("/ws/me/", s.cookies["ana"])
+    board = communicator(f"/ws/assignments/{s.assignment.pk}/", s.cookies["teach_a"])
+    for comm in (me, board):
+        assert (await comm.connect())[0]
+        await receive(comm)
+
+    async def play_and_collect():
+        await _play_one(s.game.pk)
+        row = await receive_until(board, lambda f: f["type"] == "row")  # the teacher: always
+        rows = []
+        while not await me.receive_nothing(timeout=0.3):
+            rows.append(await receive(me))
+        return row, [f for f in rows if f["type"] == "game"]
+
+    teacher_rows, my_rows = zip(*[await play_and_collect() for _ in range(3)], strict=True)
+    assert [r["row"]["version"] for r in teacher_rows] == [1, 2, 3]
+    assert [len(rows) for rows in my_rows] == [1, 0, 1]
+    assert my_rows[0][0]["row"]["text"] != my_rows[2][0]["row"]["text"]
+    for comm in (me, board):
+        await comm.disconnect()
+
+
 async def test_sockets_ignore_junk_and_resync(live_school):
     s = live_school
     comm = communicator("/ws/me/", s.cookies["ben"])
