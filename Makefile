@@ -54,8 +54,11 @@ bench-engine: $(STAMP)
 bench-bots: $(STAMP)
 	$(BIN)/python -m bench.bots_ladder
 
+## Live-play latency at two paces: every table moving every 0.5-1.5 s (stress), and every
+## 2-6 s (a class thinking about each border).
 bench-latency: $(STAMP)
-	bash bench/latency.sh
+	bash bench/latency.sh --think 0.5 1.5 --rounds 20
+	bash bench/latency.sh --think 2 6 --rounds 15
 
 ## Production shape on this machine: PostgreSQL, Redis, 2 ASGI processes, 1 Celery worker.
 run-services: $(STAMP)

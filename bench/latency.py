@@ -1,11 +1,13 @@
-"""Live-play latency: move sent -> every seat has the new view, against a bare echo socket.
+"""Live-play latency: move sent -> every seat has the new view, against echo baselines.
 
 Production shape: PostgreSQL, the Redis channel layer, ``--asgi`` daphne processes (sockets of
 one game are spread over them, so every broadcast crosses processes through Redis).  Each of
 ``--games`` 4-player Mapmaker games has 4 sockets; each game's player to move sends a legal
 border after a think time, and the latency is the time until all 4 sockets of that game have
-received the new version.  The baseline is the same number of sockets on a bare echo consumer,
-sending at the same pace: time until the echo returns.  Run through ``bench/latency.sh``.
+received the new version.  Two baselines run first on the same number of sockets at the same
+pace: a bare echo to the sender, and an echo through the channel layer to all 4 sockets of
+the table (the transport a move's views take, without the game).  Also printed: the CPU the
+ASGI processes spend per message.  Run through ``bench/latency.sh``.
 """
 
 import argparse
@@ -67,6 +69,7 @@ def free_port():
 
 
 def start_servers(count):
+    (ROOT / "var").mkdir(exist_ok=True)
     procs, ports = [], []
     for _ in range(count):
         port = free_port()
@@ -86,6 +89,24 @@ def start_servers(count):
     return procs, ports
 
 
+def layer_name():
+    from django.conf import settings
+
+    return settings.CHANNEL_LAYERS["default"]["BACKEND"].rpartition(".")[2]
+
+
+def cpu_seconds(pids):
+    """User + system CPU seconds the processes have used (Linux /proc; 0 elsewhere)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            return 0.0
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def summary(name, samples, errors):
     samples = sorted(samples)
     if not samples:
@@ -96,17 +117,23 @@ def summary(name, samples, errors):
             f"max={samples[-1] * 1000:7.1f} ms  errors={errors}"), p50, p95
 
 
-async def run_echo(ports, n_games, rounds, think):
+async def run_echo(ports, n_games, rounds, think, *, fan_out):
+    """Echo baselines at the games' pace: 4 sockets per table, spread over the processes.
+    ``fan_out``: the frame goes through the channel layer to all 4 sockets of the table (the
+    time is until all 4 have it); otherwise a bare echo back to the sender."""
     from websockets.asyncio.client import connect
 
     samples, errors = [], 0
 
     async def group(g):
         nonlocal errors
-        sockets = [await connect(f"ws://127.0.0.1:{ports[(g + s) % len(ports)]}/ws/echo/",
+        path = f"/ws/echo/table-{g}/" if fan_out else "/ws/echo/"
+        sockets = [await connect(f"ws://127.0.0.1:{ports[(g + s) % len(ports)]}{path}",
                                  origin="http://127.0.0.1", max_size=None)
                    for s in range(4)]
+        listeners = sockets if fan_out else None
         rng = random.Random(g)
+        await asyncio.sleep(0.5)  # every socket has joined its room
         try:
             for r in range(rounds):
                 await asyncio.sleep(rng.uniform(*think))
@@ -114,7 +141,8 @@ async def run_echo(ports, n_games, rounds, think):
                 start = time.perf_counter()
                 await sender.send(json.dumps({"n": r, "g": g}))
                 try:
-                    await asyncio.wait_for(sender.recv(), 10)
+                    await asyncio.wait_for(
+                        asyncio.gather(*(ws.recv() for ws in (listeners or [sender]))), 10)
                     samples.append(time.perf_counter() - start)
                 except TimeoutError:
                     errors += 1
@@ -129,10 +157,13 @@ async def run_echo(ports, n_games, rounds, think):
 error_codes = {}
 
 
-async def run_games(ports, tables, rounds, think):
+async def run_games(ports, tables, rounds, think, *, on_ready=None):
+    """Every table connects its 4 sockets and gets its first frames; then ``on_ready()`` runs
+    and the tables start playing."""
     from websockets.asyncio.client import connect
 
     samples, errors = [], 0
+    ready, everyone_ready = [0], asyncio.Event()
 
     async def table(g, game_id, cookies):
         nonlocal errors
@@ -163,6 +194,12 @@ async def run_games(ports, tables, rounds, think):
             while min(versions) < 0:
                 arrived.clear()
                 await asyncio.wait_for(arrived.wait(), 10)
+            ready[0] += 1
+            if ready[0] == len(tables):
+                if on_ready:
+                    on_ready()
+                everyone_ready.set()
+            await everyone_ready.wait()
             for _ in range(rounds):
                 await asyncio.sleep(rng.uniform(*think))
                 frame = json.loads(latest[0])["game"]
@@ -217,19 +254,34 @@ def main():
     connections.close_all()
     procs, ports = start_servers(args.asgi)
     try:
-        echo = asyncio.run(run_echo(ports, args.games, args.rounds, tuple(args.think)))
-        moves = asyncio.run(run_games(ports, tables, args.rounds, tuple(args.think)))
+        pids = [proc.pid for proc in procs]
+        pace = (args.rounds, tuple(args.think))
+        cpu0 = cpu_seconds(pids)
+        echo = asyncio.run(run_echo(ports, args.games, *pace, fan_out=False))
+        fan = asyncio.run(run_echo(ports, args.games, *pace, fan_out=True))
+        cpu1 = cpu_seconds(pids)
+        connected = []
+        moves = asyncio.run(run_games(ports, tables, *pace,
+                                      on_ready=lambda: connected.append(cpu_seconds(pids))))
+        cpu2 = cpu_seconds(pids)
     finally:
         for proc in procs:
             proc.terminate()
-    line_echo, _, echo_p95 = summary("echo (baseline)", *echo)
+    line_echo, _, echo_p95 = summary("echo to sender", *echo)
+    line_fan, _, fan_p95 = summary("echo to all 4 via layer", *fan)
     line_move, _, move_p95 = summary("move -> all 4 seats", *moves)
     print()
     print(f"live-play latency, {args.games} games / {args.games * 4} sockets, "
-          f"{args.asgi} daphne processes, Redis layer, PostgreSQL, think {args.think} s")
+          f"{args.asgi} daphne processes, {layer_name()}, PostgreSQL, "
+          f"think {args.think[0]}-{args.think[1]} s per move per game")
     print(line_echo)
+    print(line_fan)
     print(line_move)
-    print(f"p95 ratio move/echo: {move_p95 / echo_p95:.2f} (goal <= 2.0)")
+    if moves[0]:
+        print(f"ASGI processes' CPU per message: echoes {(cpu1 - cpu0) / max(1, len(echo[0]) + len(fan[0])) * 1000:.2f} ms, "
+              f"move {(cpu2 - connected[0]) / len(moves[0]) * 1000:.2f} ms")
+    print(f"p95 ratio move / echo to sender: {move_p95 / echo_p95:.2f}; "
+          f"move / echo to all 4: {move_p95 / fan_p95:.2f} (goal <= 2.0)")
     if error_codes:
         print(f"errors by kind: {error_codes}")
 
