@@ -107,10 +107,85 @@ def cpu_seconds(pids):
     return total
 
 
+async def layer_round_trip(backend, *, groups=5, rounds=300, frame_bytes=6000):
+    """Mean time for ``groups`` group sends of one frame each until every member has it:
+    one move's broadcast, on a bare channel layer in one process."""
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    layer = import_string(backend)(hosts=[settings.REDIS_URL], prefix=f"bench-layer-{os.getpid()}")
+    channels = [await layer.new_channel() for _ in range(groups)]
+    for index, channel in enumerate(channels):
+        await layer.group_add(f"g{index}", channel)
+    event = {"type": "game.state", "frame": "x" * frame_bytes}
+
+    async def one():
+        receiving = asyncio.gather(*(layer.receive(channel) for channel in channels))
+        await asyncio.gather(*(layer.group_send(f"g{i}", event) for i in range(groups)))
+        await receiving
+
+    for _ in range(20):  # connections and subscriptions warm
+        await one()
+    start = time.perf_counter()
+    for _ in range(rounds):
+        await one()
+    elapsed = (time.perf_counter() - start) / rounds
+    for index, channel in enumerate(channels):
+        await layer.group_discard(f"g{index}", channel)
+    return elapsed
+
+
+def layers_compare():
+    for backend in ("channels_redis.core.RedisChannelLayer",
+                    "channels_redis.pubsub.RedisPubSubChannelLayer"):
+        seconds = asyncio.run(layer_round_trip(backend))
+        print(f"{backend.rpartition('.')[2]:<28} 5 group sends -> all received: "
+              f"{seconds * 1000:.2f} ms", flush=True)
+
+
+def move_path_profile(moves=40):
+    """One game, in this process, with no channel layer (nothing is published): where a
+    move's time goes before anything reaches the network."""
+    from django.contrib.auth import get_user_model
+    from django.test import override_settings
+
+    from classrooms.live import on_game_changed
+    from games import services
+    from games.broadcast import game_events
+    from games.engine import get_rules
+    from games.models import Game
+
+    users = [get_user_model().objects.create(username=f"path-{s}") for s in range(4)]
+    game = services.game_create(kind="mapmaker", options={"players": 4, "first_seat": 0},
+                                seed="path", seats=[services.SeatSpec(user=u) for u in users])
+    rules, rng = get_rules("mapmaker"), random.Random(0)
+    total = views = listeners = 0.0
+    for _ in range(moves):
+        seat = rules.to_move(game.state)[0]
+        move = rng.choice(rules.legal_moves(game.state, seat))
+        with override_settings(CHANNEL_LAYERS={}):
+            start = time.perf_counter()
+            game = services.move_submit(game_id=game.pk, seat_index=seat, move=move,
+                                        expected_version=game.version, user=users[seat])
+            total += time.perf_counter() - start
+        seats = list(game.seats.select_related("user").order_by("index"))
+        start = time.perf_counter()
+        game_events(game=game, seats=seats)
+        views += time.perf_counter() - start
+        start = time.perf_counter()
+        on_game_changed(Game, game=game, seats=seats)
+        listeners += time.perf_counter() - start
+    rest = total - views - listeners
+    print(f"one move in process, nothing published (mean of {moves}): move_submit "
+          f"{total / moves * 1000:.2f} ms = views + JSON {views / moves * 1000:.2f} ms "
+          f"+ classroom listeners {listeners / moves * 1000:.2f} ms "
+          f"+ transaction and the rest {rest / moves * 1000:.2f} ms", flush=True)
+
+
 def summary(name, samples, errors):
     samples = sorted(samples)
     if not samples:
-        return f"{name:<28} no samples, errors {errors}"
+        return f"{name:<28} no samples, errors {errors}", float("nan"), float("nan")
     p50 = statistics.median(samples) * 1000
     p95 = samples[min(len(samples) - 1, int(len(samples) * 0.95))] * 1000
     return (f"{name:<28} n={len(samples):<6} p50={p50:7.1f} ms  p95={p95:7.1f} ms  "
@@ -246,6 +321,8 @@ def main():
                         help="think time range between moves of a game, seconds")
     args = parser.parse_args()
     django_setup()
+    layers_compare()
+    move_path_profile()
     print(f"setting up {args.games} games x 4 sockets on {args.asgi} ASGI processes ...",
           flush=True)
     tables = make_tables(args.games)
