@@ -71,33 +71,15 @@ def _party_key(p):
     return None if p is None else int(p)
 
 
-def _votes_of(d, n_parties):
-    v = d.get("votes")
-    out = [0] * n_parties
-    if isinstance(v, dict):
-        for k, x in v.items():
-            try:
-                k = int(k)
-            except (TypeError, ValueError):
-                continue
-            if 0 <= k < n_parties:
-                out[k] = x
-    elif isinstance(v, list):
-        for k, x in enumerate(v[:n_parties]):
-            out[k] = x
-    return out
-
-
 class Position:
     """What a seat sees of a Mapmaker board, reduced to what the heuristics need."""
 
     __slots__ = (
-        "view", "coords", "index", "nbrs", "party", "value", "swing", "district",
+        "coords", "index", "nbrs", "party", "value", "swing", "district",
         "borders", "districts", "n_parties", "open_regions", "pending",
     )
 
     def __init__(self, view):
-        self.view = view
         counties = view["counties"]
         self.coords = [(int(c["q"]), int(c["r"])) for c in counties]
         self.index, self.nbrs = _neighbours(self.coords)
@@ -219,14 +201,6 @@ def party_of(view, seat):
     return seat
 
 
-def _sigmoid(x):
-    if x < -30:
-        return 0.0
-    if x > 30:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(-x))
-
-
 def standing(pos, chooser_party=None):
     """Per party: (districts won, swing counties won), counting open regions by expectation."""
     n = pos.n_parties
@@ -237,7 +211,7 @@ def standing(pos, chooser_party=None):
         w = d.get("winner")
         if w is None:
             # a tie waiting for its closer: assume the closer keeps it if it can
-            tied = [int(p) for p in (pos.pending or {}).get("parties", []) or []]
+            tied = d.get("tied_parties") or []
             if chooser_party is not None and chooser_party in tied:
                 w = chooser_party
             elif tied:
@@ -338,10 +312,6 @@ def _is_choice(move):
     return move.get("type") == "choose_winner"
 
 
-def _districts_total(view):
-    return len(view.get("districts") or [])
-
-
 class MapmakerBot(Bot):
     game = GAME
 
@@ -377,11 +347,6 @@ class RandomBot(MapmakerBot):
 
     def pick(self, rules, state, seat, moves, rng, deadline):
         return rng.choice(moves)
-
-
-def _tied_parties(view):
-    pend = view.get("pending_choice") or {}
-    return [int(p) for p in pend.get("parties", [])]
 
 
 @register_bot(GAME, "easy")
@@ -422,7 +387,7 @@ def score_moves(rules, state, seat, me, moves, rng, deadline=None, jitter=1e-6,
         v = evaluate(after, me, chooser_party=me, threat_weight=threat_weight)
         for d in (after.get("districts") or [])[before:]:  # districts this border closes
             w = d.get("winner")
-            if w is None and d.get("tied") and me in _tied_parties(after):
+            if w is None and me in (d.get("tied_parties") or []):
                 w = me  # a tie I close: I will choose myself
             if w is not None:
                 v += close_bonus if int(w) == me else -close_bonus
@@ -456,8 +421,8 @@ def _playout(rules, state, rng, party_of_seat, max_plies=400):
     while not is_over(state) and n < max_plies:
         seat = to_move(state)[0]
         ms = legal(state, seat)
-        if ms[0].get("type") == "choose_winner":
-            mine = party_of_seat[seat] if seat < len(party_of_seat) else seat
+        if _is_choice(ms[0]):
+            mine = party_of_seat[seat]
             m = next((x for x in ms if x["party"] == mine), None) or rng.choice(ms)
         else:
             m = ms[rng.randrange(len(ms))]
@@ -559,6 +524,7 @@ def solve_endgame(rules, state, seat, moves, deadline, max_nodes):
     opponents play their best against this seat and a tie goes to the closer when it is tied.
     Returns the best move, or None if the search would take more than ``max_nodes`` positions
     or pass the deadline."""
+    party_of_seat = rules.view(state, seat)["party_of_seat"]
     memo = {}
     count = [0]
 
@@ -573,9 +539,8 @@ def solve_endgame(rules, state, seat, moves, deadline, max_nodes):
             raise _OutOfBudget
         mover = rules.to_move(st)[0]
         ms = rules.legal_moves(st, mover)
-        if ms[0].get("type") == "choose_winner":
-            pos = rules.view(st, mover).get("party_of_seat") or []
-            mine = pos[mover] if mover < len(pos) else mover
+        if _is_choice(ms[0]):
+            mine = party_of_seat[mover]
             own = [m for m in ms if m["party"] == mine]
             if own:
                 v = value(rules.apply(st, mover, own[0]), key)

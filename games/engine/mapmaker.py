@@ -692,6 +692,7 @@ class MapmakerRules(Rules):
             d = state["districts"][index]
             pending = {"seat": d["closed_by"], "district": index,
                        "parties": list(d["tied_parties"])}
+        legal = self.legal_moves(state, seat) if seat is not None else []
         solo = state["mode"] != MULTIPLAYER
         if solo:
             turn = {"number": None, "seat": 0, "quota": None, "borders_left": None}
@@ -717,7 +718,7 @@ class MapmakerRules(Rules):
             "to_move": self.to_move(state),
             "turn": turn,
             "pending_choice": pending,
-            "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
+            "legal_moves": legal,
             "is_over": self.is_over(state),
             "result": self.result(state) if state["over"] else None,
         }
@@ -726,7 +727,7 @@ class MapmakerRules(Rules):
             out["borders_used"] = len(state["borders"])
             out["can_undo"] = bool(state["borders"])
             out["lost"] = bool(state["lost"])
-            out["stuck"] = not state["over"] and not self.legal_moves(state, 0)
+            out["stuck"] = not state["over"] and not (legal if seat == 0 else self.legal_moves(state, 0))
         return out
 
     def _standings(self, state):

@@ -553,7 +553,8 @@ def test_solo_easy_can_get_stuck_and_undo_frees_it():
                 view = RULES.view(state, 0)
                 assert view["stuck"] and view["can_undo"] and not view["is_over"]
                 state = RULES.apply(state, 0, {"type": "undo"})
-                assert not RULES.view(state, 0)["stuck"] or RULES.legal_moves(state, 0) == []
+                # the border just taken back was legal here, so the player is unstuck
+                assert RULES.legal_moves(state, 0) and not RULES.view(state, 0)["stuck"]
                 return
             state = RULES.apply(state, 0, rng.choice(moves))
-    pytest.skip("no stuck position met")
+    pytest.fail("no stuck position met in 30 seeded games")
