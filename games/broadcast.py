@@ -9,13 +9,13 @@ consumers re-encode a whole view per socket.
 """
 
 import asyncio
-import json
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.engine import get_rules
+from gerrymander_site.sockets import frame_dumps
 
 EVENT_STATE = "game.state"
 
@@ -60,7 +60,7 @@ def game_payload(*, game, seats, seat_index):
 
 def state_frame(payload):
     """The JSON text of a state frame as clients receive it."""
-    return json.dumps({"type": "state", "game": payload}, separators=(",", ":"))
+    return frame_dumps({"type": "state", "game": payload})
 
 
 def game_events(*, game, seats):

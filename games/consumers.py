@@ -12,22 +12,14 @@ same answer, so ids cannot be probed).
 
 import json
 
-from channels.db import database_sync_to_async
-
 from games import services
 from games.access import game_can_watch
-from games.broadcast import group_for
+from games.broadcast import group_for, state_frame
 from games.models import Game
 from games.selectors import game_frame
-from gerrymander_site.sockets import AsyncSocketConsumer
+from gerrymander_site.sockets import AsyncSocketConsumer, db_call
 
 MAX_FRAME_BYTES = 16 * 1024
-
-
-def db_call(func):
-    """Run ``func`` on the shared thread pool (not the one thread-sensitive thread), so the
-    database work of many sockets in one process overlaps; connections are tidied as usual."""
-    return database_sync_to_async(func, thread_sensitive=False)
 
 
 class FrameError(Exception):
@@ -88,54 +80,40 @@ def _submit(**kwargs):
 
 
 class GameConsumer(AsyncSocketConsumer):
+    seat = None
+
     async def connect(self):
         self.user = self.scope.get("user")
-        self.group = None
-        self.seat = None
         if not getattr(self.user, "is_authenticated", False):
-            await self.close(code=4401)
+            await self.refuse(4401)
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         if not await _may_watch(self.game_id, self.user):
-            await self.close(code=4404)
+            await self.refuse(4404)
             return
         await self.accept()
         await self._send_fresh_state()
 
-    async def disconnect(self, code):
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def _join(self, seat):
-        group = group_for(self.game_id, seat)
-        if group != self.group:
-            if self.group:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.group, self.seat = group, seat
-
     async def _send_fresh_state(self):
         frame = await _frame(self.game_id, self.user)
-        await self._join(frame["seat"])
-        await self._send({"type": "state", "game": frame})
-
-    async def _send(self, payload):
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        await self.group_join(group_for(self.game_id, frame["seat"]))
+        self.seat = frame["seat"]
+        await self.send(text_data=state_frame(frame))
 
     async def receive(self, text_data=None, bytes_data=None):
         try:
             kind, fields = parse_frame(text_data)
         except FrameError as exc:
-            await self._send({"type": "error", "code": "bad_frame", "message": exc.message,
-                              "ref": exc.ref})
+            await self.send_frame({"type": "error", "code": "bad_frame", "message": exc.message,
+                                   "ref": exc.ref})
             return
         if kind == "sync":
             await self._send_fresh_state()
             return
         if self.seat is None:
-            await self._send({"type": "error", "code": "spectator",
-                              "message": "You are watching this game; only players can move.",
-                              "ref": fields["ref"]})
+            await self.send_frame({"type": "error", "code": "spectator",
+                                   "message": "You are watching this game; only players can move.",
+                                   "ref": fields["ref"]})
             return
         try:
             version = await _submit(
@@ -143,12 +121,12 @@ class GameConsumer(AsyncSocketConsumer):
                 expected_version=fields["version"], user=self.user,
             )
         except services.GameError as exc:
-            await self._send({"type": "error", "code": exc.code, "message": exc.message,
-                              "ref": fields["ref"]})
+            await self.send_frame({"type": "error", "code": exc.code, "message": exc.message,
+                                   "ref": fields["ref"]})
             if isinstance(exc, (services.StaleVersion, services.SeatError)):
                 await self._send_fresh_state()
             return
-        await self._send({"type": "ack", "ref": fields["ref"], "version": version})
+        await self.send_frame({"type": "ack", "ref": fields["ref"], "version": version})
 
     async def game_state(self, event):
         user_ids = event["user_ids"]
@@ -169,14 +147,9 @@ class EchoConsumer(AsyncSocketConsumer):
 
     async def connect(self):
         room = self.scope["url_route"]["kwargs"].get("room")
-        self.group = f"echo-{room}" if room else None
-        if self.group:
-            await self.channel_layer.group_add(self.group, self.channel_name)
+        if room:
+            await self.group_join(f"echo-{room}")
         await self.accept()
-
-    async def disconnect(self, code):
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.group and text_data is not None:

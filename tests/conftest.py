@@ -23,6 +23,21 @@ CHROMIUM_ARGS = [
 ]
 
 
+async def ws_open(comm, timeout=5):
+    """Connect a WebsocketCommunicator as a browser would see it: ``(True, first frame)`` when
+    let in, ``(False, close code)`` when refused (refusals accept, then close with a code a
+    browser can read; ``None`` for a refusal before the handshake, e.g. a foreign origin)."""
+    import json
+
+    connected, _ = await comm.connect(timeout)
+    if not connected:
+        return False, None
+    output = await comm.receive_output(timeout)
+    if output["type"] == "websocket.close":
+        return False, output.get("code")
+    return True, json.loads(output["text"])
+
+
 def require(ok, message):
     """Skip on a laptop, fail in CI."""
     if ok:
