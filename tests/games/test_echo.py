@@ -33,7 +33,7 @@ async def test_echo_answers_the_sender_and_the_room_echo_reaches_every_socket(la
         await comm.disconnect()
 
 
-def test_the_echo_routes_exist_only_when_enabled(settings):
+def test_the_echo_routes_are_off_unless_enabled():
     from games import routing
 
     assert not any("echo" in str(p.pattern) for p in routing.websocket_urlpatterns)

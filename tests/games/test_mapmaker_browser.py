@@ -5,6 +5,7 @@ import random
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 
+from games.engine.mapmaker import DIRECTIONS
 from games.models import Game, Move
 from games.replay import game_replay
 
@@ -92,17 +93,53 @@ def test_two_players_play_a_whole_game_by_clicking_edges(browser, live_server_ur
     assert pages[0].errors == [] and pages[1].errors == []
 
 
+def illegal_free_borders(view):
+    """Borders between touching counties, not placed, not inside a district, and refused."""
+    counties = {(c["q"], c["r"]): c for c in view["counties"]}
+    placed = {frozenset(map(tuple, b)) for b in view["borders"]}
+    legal = {frozenset(map(tuple, m["between"])) for m in view["legal_moves"]}
+    out = []
+    for (q, r), county in counties.items():
+        for dq, dr in DIRECTIONS:
+            other = counties.get((q + dq, r + dr))
+            edge = frozenset([(q, r), (q + dq, r + dr)])
+            if other is None or (q, r) > (q + dq, r + dr) or edge in placed or edge in legal:
+                continue
+            if county["district"] is None or county["district"] != other["district"]:
+                out.append(edge)
+    return out
+
+
 def test_illegal_click_shows_the_engine_message(browser, live_server_url):
+    """The player to move clicks a border the engine refuses: the page sends it anyway and
+    shows the engine's own message for that border."""
+    from games import services
+    from games.engine import IllegalMove, get_rules
+
     ana, ben = make_user("ana"), make_user("ben")
     game = make_game(ana, ben, options={"players": 2, "first_seat": 0}, seed="browser-illegal")
-    page = signed_in_page(browser, live_server_url, ben)  # ben is not to move
+    rules, rng, users = get_rules("mapmaker"), random.Random(3), {0: ana, 1: ben}
+    for _ in range(200):  # play on until ana is to move and some free border is illegal
+        game.refresh_from_db()
+        if rules.to_move(game.state) == [0] and illegal_free_borders(rules.view(game.state, 0)):
+            break
+        seat = rules.to_move(game.state)[0]
+        services.move_submit(game_id=game.pk, seat_index=seat, expected_version=game.version,
+                             move=rng.choice(rules.legal_moves(game.state, seat)), user=users[seat])
+    else:
+        pytest.fail("no position with an illegal free border in 200 plies")
+    page = signed_in_page(browser, live_server_url, ana)
     page.goto(f"/games/{game.pk}/")
     page.wait_for_selector("#connection-status[data-state='open']", state="attached")
-    page.locator("[data-edge]").first.click()
+    edge = page.locator("[data-edge][data-legal='false']").first
+    between = [[int(n) for n in end.split(",")] for end in edge.get_attribute("data-edge").split("|")]
+    with pytest.raises(IllegalMove) as refused:
+        rules.apply(game.state, 0, {"type": "border", "between": between})
+    edge.click()
     alert = page.locator("#game-message")
     alert.wait_for(state="visible")
-    assert "turn" in alert.inner_text().lower()
-    assert Move.objects.filter(game=game).count() == 0
+    assert alert.inner_text() == refused.value.message
+    assert Move.objects.filter(game=game).count() == game.version
 
 
 def test_solo_game_with_undo(browser, live_server_url):

@@ -180,7 +180,9 @@ def test_seat_can_be_handed_to_a_bot_and_back(players):
         services.seat_assign(game_id=game.pk, index=0, user=ben)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_rolled_back_transaction_broadcasts_nothing(players, monkeypatch):
+    """Real commits (transaction=True): without the caller's failure this move would be sent."""
     from django.db import transaction
 
     ana, ben = players
