@@ -49,8 +49,8 @@ def bot_turns_schedule(*, game, seats):
             bot_move_enqueue(game_id=game.pk, ply=game.version, seat_index=seat.index)
 
 
-def bot_move_enqueue(*, game_id, ply, seat_index, delay=None):
-    delay = settings.BOT_MOVE_DELAY_S if delay is None else delay
+def bot_move_enqueue(*, game_id, ply, seat_index):
+    delay = settings.BOT_MOVE_DELAY_S
     kwargs = {"game_id": game_id, "ply": ply, "seat_index": seat_index}
     if settings.BOT_RUNNER == "off":
         return

@@ -82,11 +82,6 @@ def game_events(*, game, seats):
     ]
 
 
-def game_broadcast(*, game, seats):
-    """Send every seat group and the spectator group its own view of ``game``."""
-    group_send_many(game_events(game=game, seats=seats))
-
-
 def group_send_many(events):
     """Send ``[(group, event), ...]`` from sync code in one hop to the event loop, the sends
     overlapping on the wire.  Use this (not one async_to_sync per group) on hot paths."""

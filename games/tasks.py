@@ -2,7 +2,7 @@
 
 from celery import shared_task
 from celery.signals import worker_ready
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError
 
 from games import services
 
@@ -13,7 +13,8 @@ from games import services
     reject_on_worker_lost=True,
     soft_time_limit=20,
     time_limit=30,
-    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
+    # transient database trouble only: a ProgrammingError or DataError will not go away
+    autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=0.5,
     retry_backoff_max=10,
     retry_jitter=True,

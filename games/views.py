@@ -56,8 +56,8 @@ def game_detail(request, game_id):
             "game_id": game.pk,
             "initial": frame,
             "ws_path": f"/ws/games/{game.pk}/",
-            "can_join": game.is_open and frame["seat"] is None
-            and game_can_join(game=game, user=request.user),
+            # joining follows the watching rules, checked above
+            "can_join": game.is_open and frame["seat"] is None,
         },
     )
 

@@ -1,6 +1,6 @@
 """Django settings.
 
-Two shapes, chosen by environment variables (see README "Running"):
+Two shapes, chosen by environment variables (see README "Production shape and scaling out"):
 
 * Embedded default (nothing set): SQLite file, in-memory channel layer, bot moves run
   in-process.  Needs nothing installed but Python.
@@ -122,10 +122,11 @@ REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Redis pub/sub: a group send is one PUBLISH and delivery is pushed, about 5x
-            # quicker per move than channels_redis.core's queues (`make bench-latency`).  Frames
-            # to a socket that is not listening are dropped, which costs nothing here: a
-            # (re)connecting client always starts from a fresh state frame and its version.
+            # Redis pub/sub: a group send is one PUBLISH and delivery is pushed; a move's five
+            # group sends reach their sockets about 5x sooner than on channels_redis.core's
+            # queues (`make bench-latency` prints both).  Frames to a socket that is not
+            # listening are dropped, which costs nothing here: a (re)connecting client always
+            # starts from a fresh state frame and its version.
             "BACKEND": env("CHANNEL_LAYER_BACKEND",
                            default="channels_redis.pubsub.RedisPubSubChannelLayer"),
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNEL_PREFIX", default="gm")},

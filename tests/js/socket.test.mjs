@@ -164,6 +164,7 @@ export async function run(log = console.log) {
   return { total: tests.length, failed };
 }
 
-if (typeof process !== "undefined" && process.argv && import.meta.url === `file://${process.argv[1]}`) {
+if (typeof process !== "undefined" && process.argv
+    && import.meta.url === (await import("node:url")).pathToFileURL(process.argv[1]).href) {
   run().then(({ failed }) => { process.exitCode = failed ? 1 : 0; });
 }

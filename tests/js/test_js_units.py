@@ -7,6 +7,7 @@ Chromium refuses ES modules from file:// URLs.
 
 import functools
 import http.server
+import re
 import shutil
 import subprocess
 import threading
@@ -43,3 +44,5 @@ def test_socket_js_in_chromium(page, static_server):
 def test_js_under_node(path):
     proc = subprocess.run(["node", str(path)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    passed, total = map(int, re.search(r"(\d+)/(\d+) passed", proc.stdout).groups())
+    assert passed == total > 0  # the file ran its tests (not just imported and exited)

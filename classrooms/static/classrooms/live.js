@@ -1,29 +1,28 @@
-// A tiny reconnecting JSON socket for the classroom pages (dashboard, my games).
-// On every (re)connect the server sends the full list first, so nothing is missed.
-const FATAL = new Set([4401, 4403, 4404]);
+// A reconnecting JSON socket for the classroom pages (dashboard, my games), on the game
+// socket's URL, backoff and close-code rules.  On every (re)connect the server sends the full
+// list first, so nothing is missed.
+import { backoffDelay, FATAL_CLOSE_CODES, socketUrl } from "../games/js/socket.js";
 
 export function liveSocket(path, onMessage, onStatus = () => {}) {
   let attempt = 0;
-  let ws = null;
-  const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${path}`;
+  const url = socketUrl(path);
   function connect() {
     onStatus("connecting");
-    ws = new WebSocket(url);
-    ws.onopen = () => { attempt = 0; onStatus("open"); };
+    const ws = new WebSocket(url);
+    ws.onopen = () => onStatus("open");
     ws.onmessage = (e) => {
+      attempt = 0; // reset on a frame, not on open: a server that accepts then drops backs off
       let data;
       try { data = JSON.parse(e.data); } catch { return; }
       onMessage(data);
     };
     ws.onclose = (e) => {
-      if (FATAL.has(e.code)) { onStatus("denied"); return; }
-      const base = Math.min(10000, 500 * 2 ** attempt++);
+      if (e.code in FATAL_CLOSE_CODES) { onStatus("denied"); return; }
       onStatus("reconnecting");
-      setTimeout(connect, base / 2 + Math.random() * base / 2);
+      setTimeout(connect, backoffDelay(attempt++));
     };
   }
   connect();
-  return { send: (obj) => ws && ws.readyState === 1 && ws.send(JSON.stringify(obj)) };
 }
 
 export function el(tag, attrs = {}, ...children) {
