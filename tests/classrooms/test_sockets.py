@@ -146,3 +146,22 @@ async def test_sockets_ignore_junk_and_resync(live_school):
     await comm.send_to(text_data=json.dumps({"type": "sync"}))
     assert (await receive(comm))["type"] == "games"
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_lobby_games_are_looked_up_once_classroom_tables_every_time(django_assert_num_queries):
+    """A game with no classroom table never gets one, so its moves skip that query; a table
+    game's dashboard row is built every time."""
+    from classrooms.live import on_game_changed
+
+    school = build_school()
+    lobby = game_services.game_create(kind="mapmaker", options={"players": 2}, lobby=True,
+                                      seats=[game_services.SeatSpec(user=school.ana)])
+    seats = list(lobby.seats.select_related("user"))
+    on_game_changed(None, game=lobby, seats=seats, turn_kept=True)
+    with django_assert_num_queries(0):
+        assert on_game_changed(None, game=lobby, seats=seats, turn_kept=True) == []
+    table_seats = list(school.game.seats.select_related("user"))
+    for _ in range(2):
+        events = on_game_changed(None, game=school.game, seats=table_seats, turn_kept=True)
+        assert [group for group, _ in events] == [f"assignment-{school.assignment.pk}"]

@@ -268,3 +268,25 @@ async def test_in_process_bot_replies_reach_the_socket_on_the_in_memory_layer(in
         Move.objects.filter(game_id=game.pk).values_list("seat", "by_bot")))()
     assert final == [(0, False), (1, True), (1, True)]
     await comm.disconnect()
+
+
+async def test_sockets_do_not_queue_every_frame_on_the_database_thread(table, inmemory_layer,
+                                                                       monkeypatch):
+    """Channels' default dispatch hops to its one thread-sensitive thread before every message
+    (close_old_connections); ours must not, or every broadcast queues behind that thread."""
+    import channels.consumer
+
+    async def hop(*args, **kwargs):
+        raise AssertionError("per-message database hop")
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", hop)
+    game, ana, ben, _ = table
+    mover, watcher = communicator(game.pk, ana), communicator(game.pk, ben)
+    for comm in (mover, watcher):
+        await comm.connect()
+        await receive_type(comm, "state")
+    move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
+    await mover.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0}))
+    assert (await receive_type(watcher, "state"))["game"]["version"] == 1
+    for comm in (mover, watcher):
+        await comm.disconnect()

@@ -226,6 +226,26 @@ def test_a_failing_listener_or_broadcast_does_not_undo_or_hide_a_committed_move(
     assert scheduled == [{"game_id": game.pk, "ply": 1, "seat_index": 1}]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_after_a_move_the_players_views_leave_before_the_dashboards(players, monkeypatch):
+    from games.signals import game_changed
+
+    ana, ben = players
+    game = make_game(ana, ben)
+    sent = []
+    monkeypatch.setattr(services, "group_send_many", lambda events: sent.append(
+        sorted(group for group, _ in events)))
+    game_changed.connect(lambda **kw: [("dashboard", {"type": "x"})], dispatch_uid="test-order",
+                         weak=False)
+    try:
+        services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                             expected_version=0, user=ana)
+    finally:
+        game_changed.disconnect(dispatch_uid="test-order")
+    views = sorted([f"game-{game.pk}-seat-0", f"game-{game.pk}-seat-1", f"game-{game.pk}-spectators"])
+    assert sent[0] == views and "dashboard" in sent[1]
+
+
 def test_seat_changes_are_checked(players):
     ana, ben = players
     game = make_game(ana, ben)
