@@ -79,7 +79,10 @@ class Reference:
                     votes[self.party_at[c]] += self.value_at[c]
             top = max(votes[p] for p in self.parties)
             leaders = [p for p in self.parties if votes[p] == top]
-            winner = leaders[0] if len(leaders) == 1 or rng is None else rng.choice(leaders)
+            if len(leaders) == 1:
+                winner = leaders[0]
+            else:  # a tie: the closer chooses (at random in a timed playout)
+                winner = rng.choice(leaders) if rng is not None else None
             for c in verts:
                 self.district_of[c] = len(self.districts)
             self.districts.append((verts, winner))
@@ -126,9 +129,10 @@ def cross_check(players, seed):
         state = RULES.apply(state, seat, move)
         if move["type"] == "border":
             ref.place(tuple(sorted(index[tuple(c)] for c in move["between"])), None)
-            mine = sorted(sorted(d["counties"]) for d in state["districts"])
-            theirs = sorted(verts for verts, _ in ref.districts)
-            assert mine == theirs, "districts differ"
+            mine = sorted((sorted(d["counties"]), None if d["tied_parties"] else d["winner"])
+                          for d in state["districts"])
+            theirs = sorted((verts, winner) for verts, winner in ref.districts)
+            assert mine == theirs, "districts or their winners differ"
     assert ref.is_over()
 
 

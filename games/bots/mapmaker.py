@@ -19,9 +19,9 @@ import math
 import time
 
 from games.bots.base import Bot, register_bot
+from games.engine.mapmaker import DIRECTIONS
 
 GAME = "mapmaker"
-HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 # Heuristic weights (tuned with bench/bots_ladder.py).
 SWING_WEIGHT = 0.3  # a swing county breaks ties in district counts: worth a fraction of a district
@@ -57,7 +57,7 @@ def _neighbours(coords):
         for q, r in coords:
             hit.append(
                 tuple(
-                    index[(q + dq, r + dr)] for dq, dr in HEX_DIRS if (q + dq, r + dr) in index
+                    index[(q + dq, r + dr)] for dq, dr in DIRECTIONS if (q + dq, r + dr) in index
                 )
             )
         hit = (index, tuple(hit))

@@ -4,10 +4,10 @@ import json
 
 from games.engine import get_rules
 from games.engine.graph import MIN_SIDE, brute_force_splittable, graph_splittable
-from games.engine.mapmaker import TURN_QUOTAS, board_for
+from games.engine.mapmaker import DIRECTIONS, TURN_QUOTAS, board_for
 
 RULES = get_rules("mapmaker")
-DIRS = [(1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1)]
+DIRS = DIRECTIONS
 
 
 def border(c1, c2):

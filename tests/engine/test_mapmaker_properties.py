@@ -1,4 +1,5 @@
-"""Property tests: random games, random moves, round trips, and an independent reference."""
+"""Property tests: random games, random moves, round trips, and a networkx reference (legal
+borders and districts found its own way; it shares only the splittability test)."""
 
 import copy
 import json
@@ -184,7 +185,8 @@ def test_every_legal_move_applies(options, seed, steps):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_engine_agrees_with_the_networkx_reference(players):
-    """The benchmark's from-scratch reference replays engine games step by step."""
+    """The benchmark's networkx reference replays engine games step by step: the same legal
+    borders, districts and (untied) winners after every move."""
     root = str(Path(__file__).resolve().parents[2])
     if root not in sys.path:
         sys.path.insert(0, root)

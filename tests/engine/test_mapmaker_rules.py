@@ -17,6 +17,7 @@ from mapmaker_helpers import (
 )
 
 from games.engine import IllegalMove, get_rules
+from games.engine.mapmaker import DIRECTIONS
 from games.engine.mapmaker_data import BOARDS
 
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
@@ -30,7 +31,7 @@ HALF_CUT = [((1, -3), (2, -3)), ((1, -2), (2, -2)), ((2, -3), (1, -2))]
 # 8 counties in the middle of the board that one dangling border makes unsplittable.
 EIGHT = [(-1, 0), (-1, 1), (0, -2), (0, -1), (0, 0), (1, -1), (1, 0), (2, 0)]
 DANGLING = ((0, -1), (-1, 0))
-FLOWER = [(0, 0)] + [(dq, dr) for dq, dr in [(1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1)]]
+FLOWER = [(0, 0)] + [(dq, dr) for dq, dr in DIRECTIONS]
 
 
 def new(players=3, first_seat=0, seed=1, **extra):
@@ -80,7 +81,7 @@ def test_board_tiers_follow_the_rulings():
     assert {c for c, m in tier.items() if m == 1} == {
         (q, r) for q in range(-3, 4) for r in range(-3, 4) if dist(q, r) <= 3}
     ring4 = {c for c in tier if dist(*c) == 4}
-    corners4 = {(4 * dq, 4 * dr) for dq, dr in [(1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1)]}
+    corners4 = {(4 * dq, 4 * dr) for dq, dr in DIRECTIONS}
     assert corners4 <= ring4 and len(ring4) == 24
     assert all(tier[c] == 3 for c in ring4 - corners4)
     assert all(tier[c] == 4 for c in corners4)

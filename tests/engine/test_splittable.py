@@ -4,8 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.graph import analyse_component, brute_force_splittable, graph_splittable
-
-HEX_DIRS = [(1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1)]
+from games.engine.mapmaker import DIRECTIONS
 
 
 def build(vertices, edges):
@@ -96,7 +95,7 @@ def hex_regions(draw, max_size=14):
     cellset = {(0, 0)}
     while len(cells) < target:
         q, r = cells[draw(st.integers(0, len(cells) - 1))]
-        dq, dr = HEX_DIRS[draw(st.integers(0, 5))]
+        dq, dr = DIRECTIONS[draw(st.integers(0, 5))]
         c = (q + dq, r + dr)
         if c not in cellset:
             cellset.add(c)
@@ -104,7 +103,7 @@ def hex_regions(draw, max_size=14):
     index = {c: i for i, c in enumerate(cells)}
     edges = []
     for (q, r), i in index.items():
-        for dq, dr in HEX_DIRS[:3]:
+        for dq, dr in DIRECTIONS[:3]:
             j = index.get((q + dq, r + dr))
             if j is not None:
                 edges.append((i, j))
@@ -159,6 +158,25 @@ def test_known_shapes():
     spider = {0: [1, 2, 3, 4, 5, 6], 1: [0, 2], 2: [0, 1], 3: [0, 4], 4: [0, 3],
               5: [0, 6, 7], 6: [0, 5], 7: [5]}
     assert not graph_splittable(spider)
+    # 10 and more counties: decided by the block method, not by brute force
+    path10 = {i: [j for j in (i - 1, i + 1) if 0 <= j < 10] for i in range(10)}
+    assert graph_splittable(path10)
+    cycle12 = {i: [(i - 1) % 12, (i + 1) % 12] for i in range(12)}
+    assert graph_splittable(cycle12)
+    star13 = {0: list(range(1, 13)), **{i: [0] for i in range(1, 13)}}
+    assert not graph_splittable(star13)
+    k5_k5 = {i: [j for j in range(5) if j != i] for i in range(5)}
+    k5_k5.update({i: [j for j in range(5, 10) if j != i] for i in range(5, 10)})
+    k5_k5[4].append(5)
+    k5_k5[5].append(4)
+    assert graph_splittable(k5_k5)  # cut the bridge: 5 + 5
+    # a centre with three arms of three counties: 10, and every part without the centre is < 4
+    arms = {0: [1, 4, 7]}
+    for start in (1, 4, 7):
+        arms[start] = [0, start + 1]
+        arms[start + 1] = [start, start + 2]
+        arms[start + 2] = [start + 1]
+    assert not graph_splittable(arms)
 
 
 def test_seeded_sample_of_larger_regions_matches_oracle():
@@ -172,12 +190,12 @@ def test_seeded_sample_of_larger_regions_matches_oracle():
         cellset = {(0, 0)}
         while len(cells) < target:
             q, r = rng.choice(cells)
-            dq, dr = rng.choice(HEX_DIRS)
+            dq, dr = rng.choice(DIRECTIONS)
             if (q + dq, r + dr) not in cellset:
                 cellset.add((q + dq, r + dr))
                 cells.append((q + dq, r + dr))
         index = {c: i for i, c in enumerate(cells)}
         edges = [(i, index[(q + dq, r + dr)]) for (q, r), i in index.items()
-                 for dq, dr in HEX_DIRS[:3] if (q + dq, r + dr) in index]
+                 for dq, dr in DIRECTIONS[:3] if (q + dq, r + dr) in index]
         p = rng.random() * 0.5
         check(0, build(len(cells), edges), {e for e in range(len(edges)) if rng.random() < p})
