@@ -86,6 +86,14 @@ def class_students(*, classroom):
         .select_related("student")
 
 
+def class_plain_students(*, classroom):
+    """The active students of a class a teacher may reset (``is_plain_student``), in one
+    query: no staff, superuser or teacher accounts."""
+    return class_students(classroom=classroom).filter(
+        student__is_staff=False, student__is_superuser=False,
+    ).exclude(student__groups__name=TEACHERS_GROUP)
+
+
 # --- game state in words ----------------------------------------------------------------
 
 def _view(game):
@@ -264,6 +272,7 @@ def result_rows(*, assignment):
                 "party": party_name(party),
                 "player": seat.display_name,
                 "username": seat.user.username if seat.user_id else "",
+                "user_id": seat.user_id,
                 "is_bot": seat.is_bot,
                 "districts": entry.get("districts", ""),
                 "swing_counties": entry.get("swing_counties", ""),
@@ -298,7 +307,7 @@ def student_result_rows(*, classroom, student=None):
         for row in result_rows(assignment=assignment):
             if row["is_bot"] or not row["username"]:
                 continue
-            user = next((u for u in students.values() if u.username == row["username"]), None)
+            user = students.get(row["user_id"])
             if user is None:
                 continue
             rows.append({**row, "assignment": assignment.title, "assignment_id": assignment.pk,

@@ -23,8 +23,8 @@ from classrooms.models import (
     Classroom,
     Membership,
 )
+from classrooms.selectors import class_plain_students, is_plain_student, user_is_teacher
 from classrooms.selectors import class_students as class_memberships
-from classrooms.selectors import is_plain_student, user_is_teacher
 from games import services as game_services
 from games.models import Game, Seat
 from gerrymander_site.errors import ServiceError
@@ -253,8 +253,8 @@ def cards_reissue(*, classroom, skip_ids=()):
     Returns ({user_id: password}, number still to do).  Teacher and admin accounts in the
     class are never touched."""
     skip = {int(i) for i in skip_ids}
-    todo = [m.student for m in class_memberships(classroom=classroom)
-            if m.student_id not in skip and is_plain_student(m.student)]
+    todo = [m.student for m in class_plain_students(classroom=classroom)
+            if m.student_id not in skip]
     batch, remaining = todo[:MAX_ROSTER], len(todo) - min(len(todo), MAX_ROSTER)
     passwords = [easy_password() for _ in batch]
     with transaction.atomic():

@@ -193,6 +193,7 @@ def test_seat_to_bot_and_back_and_move_between_tables(school):
 def test_pause_and_resume_every_game(school):
     services.assignment_set_paused(assignment=school.assignment, paused=True)
     school.game.refresh_from_db()
+    school.assignment.refresh_from_db()
     assert school.game.status == Game.Status.PAUSED and school.assignment.paused
     row = selectors.my_game_row(game=school.game, user=school.ana)
     assert row["state"] == "paused"

@@ -10,7 +10,7 @@ from django.urls import reverse
 from classrooms import ratelimit
 from classrooms.models import Assignment, Membership
 
-from .conftest import make_teacher, play_to_end
+from .conftest import play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -228,7 +228,6 @@ def test_demo_seed_is_idempotent(capsys, db):
 
     assert authenticate(username="teacher", password="demo-teacher") is not None
     assert Membership.objects.filter(classroom__name="Demo class 7B").count() == 4
-    make_teacher("someone")
 
 
 def test_admin_can_make_teachers_and_see_every_class(client, school):
