@@ -37,16 +37,17 @@ def remember_server_loop(app):
 
 
 def bot_turns_schedule(*, game, seats):
-    """Schedule a move for every bot seat the game is waiting for."""
+    """Schedule a move for every bot seat the game is waiting for; returns their indexes."""
     from games.engine import get_rules
     from games.models import Game
 
     if game.status != Game.Status.ACTIVE:
-        return
+        return []
     waiting = set(get_rules(game.kind).to_move(game.state))
-    for seat in seats:
-        if seat.is_bot and seat.index in waiting:
-            bot_move_enqueue(game_id=game.pk, ply=game.version, seat_index=seat.index)
+    due = [seat.index for seat in seats if seat.is_bot and seat.index in waiting]
+    for index in due:
+        bot_move_enqueue(game_id=game.pk, ply=game.version, seat_index=index)
+    return due
 
 
 def bot_move_enqueue(*, game_id, ply, seat_index):

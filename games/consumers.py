@@ -59,18 +59,14 @@ def parse_frame(text):
 
 
 @db_call
-def _may_watch(game_id, user):
+def _frame(game_id, user, *, first=False):
+    """This user's state frame, or None for a game that is gone or not theirs to watch.  A
+    socket's first frame also picks up a bot turn lost in a restart: someone is looking."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not game_can_watch(game=game, user=user):
-        return False
-    # Someone is looking at this game: pick up a bot turn lost in a restart.
-    services.game_bots_resume_stalled(game_ids=[game_id])
-    return True
-
-
-@db_call
-def _frame(game_id, user):
-    game = Game.objects.get(pk=game_id)
+        return None
+    if first:
+        services.game_bots_resume_stalled(game_ids=[game_id])
     return game_frame(game=game, user=user)
 
 
@@ -88,14 +84,21 @@ class GameConsumer(AsyncSocketConsumer):
             await self.refuse(4401)
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        if not await _may_watch(self.game_id, self.user):
+        frame = await _frame(self.game_id, self.user, first=True)
+        if frame is None:
             await self.refuse(4404)
             return
         await self.accept()
-        await self._send_fresh_state()
+        await self._send_state(frame)
 
     async def _send_fresh_state(self):
         frame = await _frame(self.game_id, self.user)
+        if frame is None:  # the game was deleted, or this user may no longer watch it
+            await self.close(code=4404)
+            return
+        await self._send_state(frame)
+
+    async def _send_state(self, frame):
         await self.group_join(group_for(self.game_id, frame["seat"]))
         self.seat = frame["seat"]
         await self.send(text_data=state_frame(frame))

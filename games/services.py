@@ -94,13 +94,13 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None, lobby=
     seats += [SeatSpec()] * (count - len(seats))
     for spec in seats:
         _bot_level_check(spec.bot_level)
+    users = [spec.user for spec in seats if spec.user is not None]
+    if len({user.pk for user in users}) != len(users):
+        raise GameError("A player can only take one seat in a game.", code="seats")
     game = Game.objects.create(
         kind=kind, options=dict(options), seed=str(seed), state=state, created_by=created_by,
         lobby=lobby,
     )
-    users = [spec.user for spec in seats if spec.user is not None]
-    if len({user.pk for user in users}) != len(users):
-        raise GameError("A player can only take one seat in a game.", code="seats")
     Seat.objects.bulk_create(
         Seat(game=game, index=index, user=spec.user, bot_level=spec.bot_level or "")
         for index, spec in enumerate(seats)
@@ -306,13 +306,8 @@ def game_bots_resume_stalled(*, game_ids=None, idle_s=None):
     ).distinct().prefetch_related("seats")
     if game_ids is not None:
         games = games.filter(pk__in=game_ids)
-    resumed = []
-    for game in games:
-        waiting = set(get_rules(game.kind).to_move(game.state))
-        if any(seat.is_bot and seat.index in waiting for seat in game.seats.all()):
-            bot_runner.bot_turns_schedule(game=game, seats=list(game.seats.all()))
-            resumed.append(game.pk)
-    return resumed
+    return [game.pk for game in games
+            if bot_runner.bot_turns_schedule(game=game, seats=list(game.seats.all()))]
 
 
 def bot_move_play(*, game_id, ply, seat_index):

@@ -174,7 +174,8 @@ class Position:
                 if a <= 7:
                     sides.append((sub, self.region_votes(sub)))
                 if n - a <= 7:
-                    rest = [x for x in comp if x not in set(sub)]
+                    in_sub = set(sub)
+                    rest = [x for x in comp if x not in in_sub]
                     sides.append((rest, self.region_votes(rest)))
                 out.append(((p, c), sides))
         return out

@@ -229,8 +229,8 @@ def _fresh_state(*, mode, players, tier, board, party_of_seat, parties, party_at
     return state
 
 
-def _new_district(state, verts, closer):
-    """Record a new district; returns its index and the parties tied for the lead."""
+def _tally(state, verts):
+    """Votes per party in ``verts`` (the token values), and the parties in the lead."""
     party_at = state["party_at"]
     value_at = state["value_at"]
     votes = [0, 0, 0, 0]
@@ -239,7 +239,12 @@ def _new_district(state, verts, closer):
         if p is not None:
             votes[p] += value_at[c]
     top = max(votes[p] for p in state["parties"])
-    leaders = [p for p in state["parties"] if votes[p] == top]
+    return votes, [p for p in state["parties"] if votes[p] == top]
+
+
+def _new_district(state, verts, closer):
+    """Record a new district; returns its index and the parties tied for the lead."""
+    votes, leaders = _tally(state, verts)
     index = len(state["districts"])
     district_of = state["district_of"]
     for c in verts:
@@ -519,19 +524,12 @@ class MapmakerRules(Rules):
     def _tied_closures(self, state, board, effect):
         """Leaders of each tied district a border's effect would form (solo easy check)."""
         ties = []
-        parties = state["parties"]
         for verts, _free, split, _unsafe, _witness in effect[0] or ():
             if split:
                 continue
-            votes = [0, 0, 0, 0]
-            for c in verts:
-                p = state["party_at"][c]
-                if p is not None:
-                    votes[p] += state["value_at"][c]
-            top = max(votes[p] for p in parties)
-            leaders = [p for p in parties if votes[p] == top]
+            votes, leaders = _tally(state, verts)
             if len(leaders) > 1:
-                ties.append((leaders, top))
+                ties.append((leaders, votes[leaders[0]]))
         return ties
 
     # ------------------------------------------------------------------ apply
