@@ -361,31 +361,23 @@ def _one_per_table(school, *students):
     return assignment, list(assignment.tables.order_by("table").select_related("game"))
 
 
-def test_seat_to_student_does_not_overwrite_a_seat_taken_meanwhile(school, monkeypatch):
+@pytest.mark.parametrize("action", ["seat_to_student", "student_move"])
+def test_moving_a_student_does_not_overwrite_a_seat_taken_meanwhile(school, monkeypatch, action):
     cara = make_user("cara")
     join(school.class_a, cara)
     assignment, (t1, t2) = _one_per_table(school, school.ana, school.ben)
     bot_seat = t2.game.seats.get(bot_level="easy").index
     _take_seat_meanwhile(monkeypatch, t2.game, bot_seat, cara)
     with pytest.raises(ClassroomError) as err:
-        services.seat_to_student(assignment=assignment, table_id=t2.pk, index=bot_seat,
-                                 student_id=school.ana.pk)
+        if action == "seat_to_student":
+            services.seat_to_student(assignment=assignment, table_id=t2.pk, index=bot_seat,
+                                     student_id=school.ana.pk)
+        else:
+            services.student_move(assignment=assignment, student_id=school.ana.pk,
+                                  table_id=t2.pk)
     assert err.value.code == "seat_changed"
     # (the test's single transaction rolls Cara's "meanwhile" back with the refusal)
     # Ana's move was rolled back whole: she is still at table 1
-    assert t1.game.seats.filter(user=school.ana).exists()
-    assert not t2.game.seats.filter(user=school.ana).exists()
-
-
-def test_student_move_does_not_overwrite_a_seat_taken_meanwhile(school, monkeypatch):
-    cara = make_user("cara")
-    join(school.class_a, cara)
-    assignment, (t1, t2) = _one_per_table(school, school.ana, school.ben)
-    bot_seat = t2.game.seats.get(bot_level="easy").index
-    _take_seat_meanwhile(monkeypatch, t2.game, bot_seat, cara)
-    with pytest.raises(ClassroomError) as err:
-        services.student_move(assignment=assignment, student_id=school.ana.pk, table_id=t2.pk)
-    assert err.value.code == "seat_changed"
     assert t1.game.seats.filter(user=school.ana).exists()
     assert not t2.game.seats.filter(user=school.ana).exists()
 

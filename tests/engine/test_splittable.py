@@ -16,16 +16,23 @@ def build(vertices, edges):
     return nbrs
 
 
-def oracle(root, nbrs, bordered):
-    """Component, splittability and unsafe bridges by exhaustive search."""
-    comp = {root}
-    todo = [root]
+def reach(start, nbrs, cut, within=None):
+    """The counties reachable from ``start`` without crossing an edge in ``cut`` (nor leaving
+    ``within``, when given)."""
+    seen = {start}
+    todo = [start]
     while todo:
         v = todo.pop()
         for u, e in nbrs[v]:
-            if e not in bordered and u not in comp:
-                comp.add(u)
+            if e not in cut and u not in seen and (within is None or u in within):
+                seen.add(u)
                 todo.append(u)
+    return seen
+
+
+def oracle(root, nbrs, bordered):
+    """Component, splittability and unsafe bridges by exhaustive search."""
+    comp = reach(root, nbrs, bordered)
     verts = sorted(comp)
     index = {v: i for i, v in enumerate(verts)}
     adj = [0] * len(verts)
@@ -44,14 +51,7 @@ def oracle(root, nbrs, bordered):
         for v in verts:
             if v in seen:
                 continue
-            part = {v}
-            todo = [v]
-            while todo:
-                x = todo.pop()
-                for u, f in nbrs[x]:
-                    if f not in cut and u not in part:
-                        part.add(u)
-                        todo.append(u)
+            part = reach(v, nbrs, cut)
             seen |= part
             sizes.append(len(part))
         if min(sizes) < 4:
@@ -75,16 +75,7 @@ def check(root, nbrs, bordered):
 
 
 def connected_within(part, nbrs, bordered):
-    start = next(iter(part))
-    seen = {start}
-    todo = [start]
-    while todo:
-        v = todo.pop()
-        for u, e in nbrs[v]:
-            if e not in bordered and u in part and u not in seen:
-                seen.add(u)
-                todo.append(u)
-    return seen == part
+    return reach(next(iter(part)), nbrs, bordered, within=part) == part
 
 
 @st.composite
