@@ -6,11 +6,15 @@ Protocol (JSON text frames):
   server -> client  {"type": "state", "game": {...}}        on connect and after every change
                     {"type": "ack", "ref": "...", "version": N}
                     {"type": "error", "code": "...", "message": "...", "ref": "..."}
+  A mover's new state frame usually arrives before its ack; "server_error" means the move
+  was not taken (the server failed), any other code is the game's or the engine's refusal.
 Close codes: 4401 not signed in, 4404 no such game (or not one this user may watch: the
 same answer, so ids cannot be probed).
 """
 
+import asyncio
 import json
+import logging
 
 from games import services
 from games.access import game_can_watch
@@ -20,6 +24,8 @@ from games.selectors import game_frame
 from gerrymander_site.sockets import AsyncSocketConsumer, db_call
 
 MAX_FRAME_BYTES = 16 * 1024
+
+logger = logging.getLogger(__name__)
 
 
 class FrameError(Exception):
@@ -78,6 +84,11 @@ def _submit(**kwargs):
 class GameConsumer(AsyncSocketConsumer):
     seat = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._moves = set()
+        self._move_lock = asyncio.Lock()
+
     async def connect(self):
         self.user = self.scope.get("user")
         if not getattr(self.user, "is_authenticated", False):
@@ -118,18 +129,41 @@ class GameConsumer(AsyncSocketConsumer):
                                    "message": "You are watching this game; only players can move.",
                                    "ref": fields["ref"]})
             return
-        try:
-            version = await _submit(
-                game_id=self.game_id, seat_index=self.seat, move=fields["move"],
-                expected_version=fields["version"], user=self.user,
-            )
-        except services.GameError as exc:
-            await self.send_frame({"type": "error", "code": exc.code, "message": exc.message,
-                                   "ref": fields["ref"]})
-            if isinstance(exc, (services.StaleVersion, services.SeatError)):
-                await self._send_fresh_state()
-            return
-        await self.send_frame({"type": "ack", "ref": fields["ref"], "version": version})
+        # The move runs beside this socket's message loop: a consumer handles one message at a
+        # time, so awaiting the service here would hold back the new view on this very socket
+        # until the service's after-commit work (dashboards, bots) was done.  Moves from one
+        # socket still go one at a time, in the order they came.
+        task = asyncio.create_task(self._move(fields))
+        self._moves.add(task)
+        task.add_done_callback(self._moves.discard)
+
+    async def _move(self, fields):
+        async with self._move_lock:
+            try:
+                version = await _submit(
+                    game_id=self.game_id, seat_index=self.seat, move=fields["move"],
+                    expected_version=fields["version"], user=self.user,
+                )
+            except services.GameError as exc:
+                await self.send_frame({"type": "error", "code": exc.code, "message": exc.message,
+                                       "ref": fields["ref"]})
+                if isinstance(exc, (services.StaleVersion, services.SeatError)):
+                    await self._send_fresh_state()
+                return
+            except Exception:  # the database is down, say: the transaction rolled back
+                logger.exception("move on game %s failed", self.game_id)
+                await self.send_frame({
+                    "type": "error", "code": "server_error", "ref": fields["ref"],
+                    "message": "The server could not take your move just now; try again.",
+                })
+                return
+            await self.send_frame({"type": "ack", "ref": fields["ref"], "version": version})
+
+    async def disconnect(self, code):
+        # A move in flight still commits; let it finish before the consumer goes.
+        if self._moves:
+            await asyncio.gather(*self._moves, return_exceptions=True)
+        await super().disconnect(code)
 
     async def game_state(self, event):
         user_ids = event["user_ids"]

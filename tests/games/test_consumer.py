@@ -290,3 +290,60 @@ async def test_sockets_do_not_queue_every_frame_on_the_database_thread(table, in
     assert (await receive_type(watcher, "state"))["game"]["version"] == 1
     for comm in (mover, watcher):
         await comm.disconnect()
+
+
+async def test_the_movers_own_view_does_not_wait_for_the_after_commit_work(table, any_layer):
+    """The mover's new board reaches its socket while slow after-commit work (a dashboard
+    listener here) is still running, not only after the service returns."""
+    import threading
+
+    from games.signals import game_changed
+
+    release = threading.Event()
+
+    def slow_listener(sender, **kwargs):
+        release.wait(10)
+        return []
+
+    game_changed.connect(slow_listener, weak=False)
+    try:
+        game, ana, *_ = table
+        comm = communicator(game.pk, ana)
+        await comm.connect()
+        await receive_type(comm, "state")
+        move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
+        await comm.send_to(text_data=json.dumps(
+            {"type": "move", "move": move, "version": 0, "ref": "m"}))
+        frame = await receive(comm)
+        assert frame["type"] == "state" and frame["game"]["version"] == 1
+        release.set()
+        assert await receive(comm) == {"type": "ack", "ref": "m", "version": 1}
+        await comm.disconnect()
+    finally:
+        release.set()
+        game_changed.disconnect(slow_listener)
+
+
+async def test_a_server_failure_during_a_move_is_an_error_frame_and_the_socket_lives_on(
+        table, inmemory_layer, monkeypatch):
+    from django.db import OperationalError
+
+    from games import services
+
+    def database_down(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    game, ana, *_ = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    await receive_type(comm, "state")
+    monkeypatch.setattr(services, "move_submit", database_down)
+    move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "m"}))
+    error = await receive(comm)
+    assert error["type"] == "error" and error["code"] == "server_error" and error["ref"] == "m"
+    assert "try again" in error["message"]
+    monkeypatch.undo()
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "n"}))
+    assert await receive_type(comm, "ack") == {"type": "ack", "ref": "n", "version": 1}
+    await comm.disconnect()
