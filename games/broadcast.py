@@ -36,31 +36,62 @@ def group_for(game_id, seat_index):
 
 def game_payload(*, game, seats, seat_index):
     """The frame a client renders: the engine view for ``seat_index`` plus table metadata."""
-    rules = get_rules(game.kind)
-    return {
-        "id": game.pk,
-        "kind": game.kind,
-        "status": game.status,
-        "version": game.version,
-        "seat": seat_index,
-        "seats": [
-            {
-                "index": seat.index,
-                "user_id": seat.user_id,
-                "name": seat.display_name,
-                "is_bot": seat.is_bot,
-                "bot_level": seat.bot_level or None,
-                "open": seat.is_empty,
-            }
-            for seat in seats
-        ],
-        "view": rules.view(game.state, seat_index),
-    }
+    return game_payloads(game=game, seats=seats, seat_indexes=[seat_index])[0]
+
+
+def game_payloads(*, game, seats, seat_indexes):
+    """``game_payload`` for several seats at once; the parts they all see are shared objects
+    (built once: see ``Rules.views``)."""
+    table = [
+        {
+            "index": seat.index,
+            "user_id": seat.user_id,
+            "name": seat.display_name,
+            "is_bot": seat.is_bot,
+            "bot_level": seat.bot_level or None,
+            "open": seat.is_empty,
+        }
+        for seat in seats
+    ]
+    views = get_rules(game.kind).views(game.state, seat_indexes)
+    return [
+        {"id": game.pk, "kind": game.kind, "status": game.status, "version": game.version,
+         "seat": seat_index, "seats": table, "view": view}
+        for seat_index, view in zip(seat_indexes, views, strict=True)
+    ]
 
 
 def state_frame(payload):
     """The JSON text of a state frame as clients receive it."""
     return frame_dumps({"type": "state", "game": payload})
+
+
+class _SharedJSON:
+    """Encodes several frames that share objects, each shared object only once.
+
+    ``encode(obj, depth)`` gives the same text as ``frame_dumps(obj)``; below ``depth``
+    levels of dicts, a value is looked up by identity before it is encoded.  Only for
+    objects that stay alive (and unchanged) while this encoder is used.
+    """
+
+    def __init__(self):
+        self._texts = {}
+
+    def encode(self, obj, depth):
+        if depth and isinstance(obj, dict) and all(isinstance(key, str) for key in obj):
+            return "{" + ",".join(f"{frame_dumps(key)}:{self.encode(value, depth - 1)}"
+                                  for key, value in obj.items()) + "}"
+        text = self._texts.get(id(obj))
+        if text is None:
+            text = self._texts[id(obj)] = frame_dumps(obj)
+        return text
+
+
+def state_frames(payloads):
+    """``[state_frame(p) for p in payloads]``, encoding what the payloads share only once."""
+    shared = _SharedJSON()
+    # frame -> "game" payload -> "view" -> the view's values, shared between seats
+    return [shared.encode({"type": "state", "game": payload}, 3) for payload in payloads]
 
 
 def game_events(*, game, seats):
@@ -69,16 +100,11 @@ def game_events(*, game, seats):
     ``user_ids`` (indexed by seat) lets a socket notice that its user's seat changed.
     """
     user_ids = [seat.user_id for seat in seats]
+    seat_indexes = [seat.index for seat in seats] + [None]
+    frames = state_frames(game_payloads(game=game, seats=seats, seat_indexes=seat_indexes))
     return [
-        (
-            group_for(game.pk, seat_index),
-            {
-                "type": EVENT_STATE,
-                "frame": state_frame(game_payload(game=game, seats=seats, seat_index=seat_index)),
-                "user_ids": user_ids,
-            },
-        )
-        for seat_index in [seat.index for seat in seats] + [None]
+        (group_for(game.pk, seat_index), {"type": EVENT_STATE, "frame": frame, "user_ids": user_ids})
+        for seat_index, frame in zip(seat_indexes, frames, strict=True)
     ]
 
 

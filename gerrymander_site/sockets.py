@@ -24,9 +24,12 @@ def db_call(func):
     return database_sync_to_async(func, thread_sensitive=False)
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # json.dumps would build one per call
+
+
 def frame_dumps(payload):
     """A frame's JSON text, as every socket sends it."""
-    return json.dumps(payload, separators=(",", ":"))
+    return _ENCODER.encode(payload)
 
 
 class AsyncSocketConsumer(AsyncWebsocketConsumer):

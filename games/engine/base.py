@@ -7,6 +7,7 @@ A rules object is stateless; all game data lives in plain JSON-serialisable dict
     rules.legal_moves(state, seat) -> list    # every legal move for that seat ([] if not to move)
     rules.apply(state, seat, move) -> dict    # a new state; the input is never mutated
     rules.view(state, seat | None) -> dict    # what that seat (None: a spectator) may see
+    rules.views(state, [seat | None, ...])    # [view(state, s) for s in seats], in one go
     rules.is_over(state) -> bool
     rules.result(state) -> dict               # ranking and which tie-break decided
 
@@ -51,6 +52,12 @@ class Rules:
 
     def view(self, state, seat):
         raise NotImplementedError
+
+    def views(self, state, seats):
+        """Every listed seat's view (what a broadcast needs).  A game may build the parts all
+        of them see once and share those objects between the views: treat views as
+        read-only."""
+        return [self.view(state, seat) for seat in seats]
 
     def is_over(self, state):
         raise NotImplementedError

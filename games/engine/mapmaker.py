@@ -654,8 +654,21 @@ class MapmakerRules(Rules):
 
     # ------------------------------------------------------------------ view & result
     def view(self, state, seat):
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
-            raise IllegalMove("bad_seat", "That seat is not part of this game.")
+        return self.views(state, [seat])[0]
+
+    def views(self, state, seats):
+        # Mapmaker hides nothing: seats' views differ only in "seat" and "legal_moves", so
+        # the rest is built once and shared by every view.
+        seats = list(seats)
+        for seat in seats:
+            if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
+                raise IllegalMove("bad_seat", "That seat is not part of this game.")
+        common = self._view_common(state)
+        return [{**common, "seat": seat,
+                 "legal_moves": self.legal_moves(state, seat) if seat is not None else []}
+                for seat in seats]
+
+    def _view_common(self, state):
         board = _board(state)
         coords = board.coords
         swing = set(SWING_VALUES)
@@ -690,7 +703,6 @@ class MapmakerRules(Rules):
             d = state["districts"][index]
             pending = {"seat": d["closed_by"], "district": index,
                        "parties": list(d["tied_parties"])}
-        legal = self.legal_moves(state, seat) if seat is not None else []
         solo = state["mode"] != MULTIPLAYER
         if solo:
             turn = {"number": None, "seat": 0, "quota": None, "borders_left": None}
@@ -704,7 +716,6 @@ class MapmakerRules(Rules):
             "mode": state["mode"],
             "board": state["board"],
             "players": state["players"],
-            "seat": seat,
             "parties": list(state["parties"]),
             "party_names": list(PARTY_NAMES),
             "party_of_seat": list(state["party_of_seat"]),
@@ -716,7 +727,6 @@ class MapmakerRules(Rules):
             "to_move": self.to_move(state),
             "turn": turn,
             "pending_choice": pending,
-            "legal_moves": legal,
             "is_over": self.is_over(state),
             "result": self.result(state) if state["over"] else None,
         }
@@ -725,7 +735,7 @@ class MapmakerRules(Rules):
             out["borders_used"] = len(state["borders"])
             out["can_undo"] = bool(state["borders"])
             out["lost"] = bool(state["lost"])
-            out["stuck"] = not state["over"] and not (legal if seat == 0 else self.legal_moves(state, 0))
+            out["stuck"] = not state["over"] and not self.legal_moves(state, 0)
         return out
 
     def _standings(self, state):

@@ -109,6 +109,18 @@ def _adjacent_pairs(reach=6):
 PAIRS = _adjacent_pairs()
 
 
+@FAST
+@given(options_st, seeds, st.integers(0, 150))
+def test_views_in_one_go_equal_each_seats_own_view(options, seed, steps):
+    """A broadcast builds every seat's view in one call; each must be exactly that seat's."""
+    state = advance(options, seed, steps)
+    seats = list(range(state["players"])) + [None]
+    views = RULES.views(state, seats)
+    assert [json.dumps(v) for v in views] == [json.dumps(RULES.view(state, s)) for s in seats]
+    with pytest.raises(IllegalMove):
+        RULES.views(state, [0, state["players"]])
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(OPTIONS[:4]), seeds, st.integers(0, 100))
 def test_legal_moves_equal_the_borders_that_apply(options, seed, steps):

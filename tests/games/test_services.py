@@ -277,3 +277,30 @@ def test_a_ply_taken_behind_the_lock_reads_as_the_game_moved_on(players):
                              expected_version=0, user=ana)
     game.refresh_from_db()
     assert game.version == 0 and Move.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.parametrize("moves", [0, 7, 400])
+def test_broadcast_frames_are_each_seats_own_frame_byte_for_byte(players, moves):
+    """A broadcast encodes what the seats share once; every group must still get exactly the
+    frame a fresh connect would send that seat (finished games included)."""
+    from games.broadcast import game_events, game_payload, state_frame
+
+    ana, ben = players
+    eve = make_user("eve")
+    game = make_game(ana, ben, eve, options={"players": 3, "first_seat": 0})
+    users = {0: ana, 1: ben, 2: eve}
+    rng = random.Random(moves)
+    for _ in range(moves):
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat = seat_to_move(game)
+        game = services.move_submit(game_id=game.pk, seat_index=seat, user=users[seat],
+                                    move=a_legal_move(game, seat, rng), expected_version=game.version)
+    seats = list(game.seats.order_by("index"))
+    events = game_events(game=game, seats=seats)
+    assert [group for group, _ in events] == [
+        f"game-{game.pk}-seat-0", f"game-{game.pk}-seat-1", f"game-{game.pk}-seat-2",
+        f"game-{game.pk}-spectators"]
+    for (_, event), seat_index in zip(events, [0, 1, 2, None], strict=True):
+        assert event["frame"] == state_frame(game_payload(game=game, seats=seats, seat_index=seat_index))
+    assert (game.status == Game.Status.FINISHED) == (moves == 400)
