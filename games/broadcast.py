@@ -129,5 +129,10 @@ def _run_async(func, *args):
 
 
 async def _send_all(layer, events):
-    # One hop to the event loop, and the group sends overlap on the wire.
-    await asyncio.gather(*(layer.group_send(group, event) for group, event in events))
+    # One hop to the event loop; the production layer sends the batch in one round trip
+    # (gerrymander_site.layers), others overlap their group sends on the wire.
+    batch = getattr(layer, "group_send_many", None)
+    if batch is not None:
+        await batch(events)
+    else:
+        await asyncio.gather(*(layer.group_send(group, event) for group, event in events))

@@ -105,7 +105,7 @@ def _use_redis_layer(settings, backend):
 @pytest.fixture
 def redis_layer(settings):
     """The production default: Redis pub/sub."""
-    _use_redis_layer(settings, "channels_redis.pubsub.RedisPubSubChannelLayer")
+    _use_redis_layer(settings, "gerrymander_site.layers.PubSubChannelLayer")
     yield "redis"
     _reset_layers()
 

@@ -43,4 +43,4 @@ def test_shapes_pick_their_layer_and_bot_runner():
         "channels.layers.InMemoryChannelLayer", "inprocess", "django.db.backends.sqlite3"]
     production = run_manage("shell", "-v", "0", "-c", code, env=PRODUCTION)
     assert production.stdout.split() == [
-        "channels_redis.pubsub.RedisPubSubChannelLayer", "celery", "django.db.backends.postgresql"]
+        "gerrymander_site.layers.PubSubChannelLayer", "celery", "django.db.backends.postgresql"]
