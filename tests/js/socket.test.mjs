@@ -74,6 +74,22 @@ test("move frame carries version and ref; ack clears pending", () => {
   eq(events.acks.length, 1);
 });
 
+test("a newer board before the ack frees the next move; the late ack changes nothing", () => {
+  const { sock, events, lastWS } = setup();
+  sock.connect(); lastWS().open(); lastWS().frame(state(7));
+  const first = sock.sendMove({ type: "border", between: [[0, 0], [1, 0]] }, 7);
+  lastWS().frame(state(8)); // the broadcast of our own move, ahead of its ack
+  assert(!sock.hasPending, "the board shows the outcome");
+  const second = sock.sendMove({ type: "border", between: [[1, 0], [2, 0]] }, 8);
+  assert(second && second !== first, "the next move goes at once");
+  eq(lastWS().sent.map((f) => [f.ref, f.version]), [[first, 7], [second, 8]]);
+  lastWS().frame({ type: "ack", ref: first, version: 8 });
+  assert(sock.hasPending, "the second move still waits for its own answer");
+  lastWS().frame({ type: "ack", ref: second, version: 9 });
+  assert(!sock.hasPending);
+  eq(events.acks.length, 2);
+});
+
 test("error frame clears pending and is reported", () => {
   const { sock, events, lastWS } = setup();
   sock.connect(); lastWS().open(); lastWS().frame(state(3));

@@ -159,7 +159,8 @@ export class GameSocket {
           this._resolvePendingAfterConnect(game);
         } else if (this.pending && this.pending.sent && game.version > this.pending.version) {
           // The board moved past the version our move was made on; the ack (or an error)
-          // still tells us which way it went, but nothing will be resent any more.
+          // still tells us which way it went, but nothing will be resent any more, and the
+          // player may make the next move on the new board.
           this.pending.superseded = true;
         }
         this._emit("onState", game);
@@ -218,11 +219,13 @@ export class GameSocket {
     return true;
   }
 
-  get hasPending() { return this.pending !== null; }
+  /** A move is on its way and the board does not show its outcome yet.  (Once a newer
+   *  board arrives - often before the ack - the next move may go; its answer still comes.) */
+  get hasPending() { return this.pending !== null && !this.pending.superseded; }
 
   /** Send a move made on board `version`.  Returns its ref, or null when a move is pending. */
   sendMove(move, version) {
-    if (this.pending || this.stopped) return null;
+    if (this.hasPending || this.stopped) return null;
     const p = { ref: makeRef(), version, move, sent: false, resent: false };
     this.pending = p;
     if (this.state === "open" && !this.awaitingFirstState) this._transmit(p);
