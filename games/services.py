@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bot_runner
+from games import bot_runner, move_store
 from games.broadcast import game_events, group_send_many
 from games.engine import IllegalMove, get_rules
-from games.models import Game, Move, Seat
+from games.models import Game, Seat
 from games.signals import game_changed
 from gerrymander_site.errors import ServiceError
 
@@ -202,11 +202,9 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
     # unique ply only trips on a writer that bypassed both; either way the game moved on.
     try:
         with transaction.atomic():
-            try:
-                game = Game.objects.select_for_update().get(pk=game_id)
-            except Game.DoesNotExist:
-                raise GameError("There is no such game.", code="not_found") from None
-            seats = list(game.seats.select_related("user").order_by("index"))
+            game, seats = move_store.game_lock_with_seats(game_id)
+            if game is None:
+                raise GameError("There is no such game.", code="not_found")
             seat = next((s for s in seats if s.index == seat_index), None)
             if seat is None:
                 raise SeatError("There is no such seat.")
@@ -226,10 +224,7 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
                 state = rules.apply(game.state, seat_index, move)
             except IllegalMove as exc:
                 raise MoveRejected(exc.message, code=exc.code) from exc
-            Move.objects.create(
-                game=game, ply=game.version, seat=seat_index, move=move, by_bot=user is None
-            )
-            now = timezone.now()
+            ply, now = game.version, timezone.now()
             game.state = state
             game.version += 1
             game.last_move_at = now
@@ -239,7 +234,8 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
                 game.result = rules.result(state)
                 game.finished_at = now
                 fields += ["status", "result", "finished_at"]
-            game.save(update_fields=fields)
+            move_store.move_append(game=game, ply=ply, seat=seat_index, move=move,
+                                   by_bot=user is None, fields=fields)
             turn_kept = game.status == Game.Status.ACTIVE and rules.to_move(state) == to_move_before
             transaction.on_commit(
                 lambda: _after_commit(game.pk, game=game, seats=seats, turn_kept=turn_kept),
