@@ -4,10 +4,12 @@ Production shape: PostgreSQL, the Redis channel layer, ``--asgi`` daphne process
 one game are spread over them, so every broadcast crosses processes through Redis).  Each of
 ``--games`` 4-player Mapmaker games has 4 sockets; each game's player to move sends a legal
 border after a think time, and the latency is the time until all 4 sockets of that game have
-received the new version.  Two baselines run first on the same number of sockets at the same
-pace: a bare echo to the sender, and an echo through the channel layer to all 4 sockets of
-the table (the transport a move's views take, without the game).  Also printed: the CPU the
-ASGI processes spend per message.  Run through ``bench/latency.sh``.
+received the new version.  Three baselines run first on the same number of sockets at the
+same pace: a bare echo to the sender; an echo through the channel layer to all 4 sockets of
+the table (the transport a move's views take, without the game); and that echo after one
+database round trip made the way a move makes its own (a transaction through ``db_call``),
+which is less than any move saved before it is shown can cost.  Also printed: the CPU the
+ASGI processes spend per echo and per move.  Run through ``bench/latency.sh``.
 """
 
 import argparse
@@ -195,17 +197,27 @@ def summary(name, samples, errors):
             f"max={samples[-1] * 1000:7.1f} ms  errors={errors}"), p50, p95
 
 
-async def run_echo(ports, n_games, rounds, think, *, fan_out):
+ECHO_PATHS = {
+    "sender": "/ws/echo/",
+    "table": "/ws/echo/table-{g}/",
+    "table_db": "/ws/echo-db/table-{g}/",
+}
+
+
+async def run_echo(ports, n_games, rounds, think, *, to):
     """Echo baselines at the games' pace: 4 sockets per table, spread over the processes.
-    ``fan_out``: the frame goes through the channel layer to all 4 sockets of the table (the
-    time is until all 4 have it); otherwise a bare echo back to the sender."""
+    ``to="sender"``: a bare echo back to the sender; ``"table"``: the frame goes through the
+    channel layer to all 4 sockets of the table (the time is until all 4 have it);
+    ``"table_db"``: the same after one database round trip made the way a move makes its
+    own."""
     from websockets.asyncio.client import connect
 
     samples, errors = [], 0
+    fan_out = to != "sender"
 
     async def group(g):
         nonlocal errors
-        path = f"/ws/echo/table-{g}/" if fan_out else "/ws/echo/"
+        path = ECHO_PATHS[to].format(g=g)
         sockets = [await connect(f"ws://127.0.0.1:{ports[(g + s) % len(ports)]}{path}",
                                  origin="http://127.0.0.1", max_size=None)
                    for s in range(4)]
@@ -337,9 +349,10 @@ def main():
         pids = [proc.pid for proc in procs]
         pace = (args.rounds, tuple(args.think))
         cpu0 = cpu_seconds(pids)
-        echo = asyncio.run(run_echo(ports, args.games, *pace, fan_out=False))
-        fan = asyncio.run(run_echo(ports, args.games, *pace, fan_out=True))
+        echo = asyncio.run(run_echo(ports, args.games, *pace, to="sender"))
+        fan = asyncio.run(run_echo(ports, args.games, *pace, to="table"))
         cpu1 = cpu_seconds(pids)
+        fan_db = asyncio.run(run_echo(ports, args.games, *pace, to="table_db"))
         connected = []
         moves = asyncio.run(run_games(ports, tables, *pace,
                                       on_ready=lambda: connected.append(cpu_seconds(pids))))
@@ -349,6 +362,7 @@ def main():
             proc.terminate()
     line_echo, _, echo_p95 = summary("echo to sender", *echo)
     line_fan, _, fan_p95 = summary("echo to all 4 via layer", *fan)
+    line_fan_db, _, fan_db_p95 = summary("  the same after a DB trip", *fan_db)
     line_move, _, move_p95 = summary("move -> all 4 seats", *moves)
     print()
     print(f"live-play latency, {args.games} games / {args.games * 4} sockets, "
@@ -356,12 +370,14 @@ def main():
           f"think {args.think[0]}-{args.think[1]} s per move per game")
     print(line_echo)
     print(line_fan)
+    print(line_fan_db)
     print(line_move)
     if moves[0]:
         print(f"ASGI processes' CPU per message: echoes {(cpu1 - cpu0) / max(1, len(echo[0]) + len(fan[0])) * 1000:.2f} ms, "
               f"move {(cpu2 - connected[0]) / len(moves[0]) * 1000:.2f} ms")
     print(f"p95 ratio move / echo to sender: {move_p95 / echo_p95:.2f}; "
-          f"move / echo to all 4: {move_p95 / fan_p95:.2f} (goal <= 2.0)")
+          f"move / echo to all 4: {move_p95 / fan_p95:.2f} (goal <= 2.0); "
+          f"echo after a DB trip / echo to all 4: {fan_db_p95 / fan_p95:.2f}")
     if error_codes:
         print(f"errors by kind: {error_codes}")
 

@@ -16,6 +16,8 @@ import asyncio
 import json
 import logging
 
+from django.db import connection, transaction
+
 from games import services
 from games.access import game_can_watch
 from games.broadcast import group_for, state_frame
@@ -174,13 +176,26 @@ class GameConsumer(AsyncSocketConsumer):
         await self.send(text_data=event["frame"])  # already encoded once for the whole group
 
 
+@db_call
+def _database_round_trip():
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+
+
 class EchoConsumer(AsyncSocketConsumer):
     """The live-play latency benchmark's baselines (routed only with ENABLE_ECHO_SOCKET).
 
     ``/ws/echo/``: a bare echo to the sender.  ``/ws/echo/<room>/``: every frame goes through
     the channel layer to every socket in the room - the fan-out a move's views take, without
-    the game, the database or the authentication.
+    the game, the database or the authentication.  ``/ws/echo-db/<room>/``
+    (``through_database``): the same after one database round trip made the way a move makes
+    its own (a transaction through ``db_call``) - less than any move that is saved before it
+    is shown can cost.
     """
+
+    def __init__(self, *args, through_database=False, **kwargs):
+        super().__init__(*args, **kwargs)  # (Channels passes as_asgi()'s keywords here)
+        self.through_database = through_database
 
     async def connect(self):
         room = self.scope["url_route"]["kwargs"].get("room")
@@ -189,6 +204,8 @@ class EchoConsumer(AsyncSocketConsumer):
         await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.through_database:
+            await _database_round_trip()
         if self.group and text_data is not None:
             await self.channel_layer.group_send(self.group, {"type": "echo.frame", "text": text_data})
         else:

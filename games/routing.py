@@ -10,4 +10,6 @@ if settings.ENABLE_ECHO_SOCKET:
     websocket_urlpatterns += [
         path("ws/echo/", consumers.EchoConsumer.as_asgi()),
         re_path(r"^ws/echo/(?P<room>[\w-]{1,40})/$", consumers.EchoConsumer.as_asgi()),
+        re_path(r"^ws/echo-db/(?P<room>[\w-]{1,40})/$",
+                consumers.EchoConsumer.as_asgi(through_database=True)),
     ]

@@ -10,6 +10,7 @@ from games.consumers import EchoConsumer
 app = URLRouter([
     path("ws/echo/", EchoConsumer.as_asgi()),
     re_path(r"^ws/echo/(?P<room>[\w-]{1,40})/$", EchoConsumer.as_asgi()),
+    re_path(r"^ws/echo-db/(?P<room>[\w-]{1,40})/$", EchoConsumer.as_asgi(through_database=True)),
 ])
 
 
@@ -30,6 +31,30 @@ async def test_echo_answers_the_sender_and_the_room_echo_reaches_every_socket(la
     assert [await comm.receive_from() for comm in room] == ['{"n": 1}'] * 3
     assert await other.receive_nothing(timeout=0.2)
     for comm in [*room, other]:
+        await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_database_echo_makes_one_database_round_trip_per_frame(inmemory_layer,
+                                                                        monkeypatch):
+    from games import consumers
+
+    trips = []
+    real = consumers._database_round_trip
+
+    async def counted():
+        await real()
+        trips.append(1)
+
+    monkeypatch.setattr(consumers, "_database_round_trip", counted)
+    room = [WebsocketCommunicator(app, "/ws/echo-db/table-1/") for _ in range(2)]
+    for comm in room:
+        assert (await comm.connect())[0]
+    for n in (1, 2):
+        await room[0].send_to(text_data=f'{{"n": {n}}}')
+        assert [await comm.receive_from() for comm in room] == [f'{{"n": {n}}}'] * 2
+    assert len(trips) == 2
+    for comm in room:
         await comm.disconnect()
 
 
