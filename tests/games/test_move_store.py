@@ -73,3 +73,59 @@ def test_moves_to_the_end_store_what_the_orm_would_read_back():
         (ply, seat, move, False) for ply, (seat, move) in enumerate(played)]
     assert all(m.created_at.tzinfo is not None for m in log)
     assert_read_matches_the_orm(game.pk)
+
+
+def test_a_bot_move_is_logged_as_the_bots():
+    ana = make_user("ana")
+    game = services.game_create(kind="mapmaker", options={"players": 2, "first_seat": 1},
+                                seats=[services.SeatSpec(user=ana), services.SeatSpec(bot_level="easy")])
+    game = services.move_submit(game_id=game.pk, seat_index=1, move=a_legal_move(game, 1),
+                                expected_version=0)
+    assert list(Move.objects.filter(game=game).values_list("seat", "by_bot")) == [(1, True)]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_move_waiting_for_the_lock_sees_the_seat_change_it_waited_for():
+    """A teacher hands ana's seat to eve while ana's move waits for the game's lock: the move
+    must be refused (it is no longer ana's seat) and must not broadcast the old table."""
+    import threading
+    import time
+
+    from django.db import connections, transaction
+
+    from games.models import Seat
+
+    ana, eve = make_user("ana"), make_user("eve")
+    game = services.game_create(kind="mapmaker", options={"players": 2, "first_seat": 0},
+                                seats=[services.SeatSpec(user=ana), services.SeatSpec(user=make_user("ben"))])
+    locked, outcome = threading.Event(), []
+
+    def teacher():
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game.pk)
+                Seat.objects.filter(game=game, index=0).update(user=eve)
+                locked.set()
+                time.sleep(0.5)  # ana's move is waiting for the lock now
+        finally:
+            connections.close_all()
+
+    def student():
+        try:
+            locked.wait(5)
+            services.move_submit(game_id=game.pk, seat_index=0, move=a_legal_move(game, 0),
+                                 expected_version=0, user=ana)
+            outcome.append("accepted")
+        except services.SeatError as exc:
+            outcome.append(exc.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=teacher), threading.Thread(target=student)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert outcome == ["not_your_seat"]
+    assert not Move.objects.filter(game=game).exists()
