@@ -97,13 +97,15 @@ def state_frames(payloads):
 def game_events(*, game, seats):
     """One event per seat group and one for the spectators, each with that group's view.
 
-    ``user_ids`` (indexed by seat) lets a socket notice that its user's seat changed.
+    ``user_ids`` (indexed by seat) lets a socket notice that its user's seat changed;
+    ``version`` lets it drop a frame that a newer one overtook.
     """
     user_ids = [seat.user_id for seat in seats]
     seat_indexes = [seat.index for seat in seats] + [None]
     frames = state_frames(game_payloads(game=game, seats=seats, seat_indexes=seat_indexes))
     return [
-        (group_for(game.pk, seat_index), {"type": EVENT_STATE, "frame": frame, "user_ids": user_ids})
+        (group_for(game.pk, seat_index),
+         {"type": EVENT_STATE, "frame": frame, "version": game.version, "user_ids": user_ids})
         for seat_index, frame in zip(seat_indexes, frames, strict=True)
     ]
 

@@ -6,8 +6,10 @@ Protocol (JSON text frames):
   server -> client  {"type": "state", "game": {...}}        on connect and after every change
                     {"type": "ack", "ref": "...", "version": N}
                     {"type": "error", "code": "...", "message": "...", "ref": "..."}
-  A mover's new state frame usually arrives before its ack; "server_error" means the move
-  was not taken (the server failed), any other code is the game's or the engine's refusal.
+  A mover's new state frame usually arrives before its ack; a state frame is never older
+  than the one before it.  "server_error": the server failed and the move may or may not
+  have been taken (a fresh state frame follows when it can); "busy": too many moves at once;
+  any other code is the game's or the engine's refusal.
 Close codes: 4401 not signed in, 4404 no such game (or not one this user may watch: the
 same answer, so ids cannot be probed).
 """
@@ -83,13 +85,20 @@ def _submit(**kwargs):
     return services.move_submit(**kwargs).version
 
 
+MAX_MOVES_IN_FLIGHT = 4
+
+
 class GameConsumer(AsyncSocketConsumer):
+    """State frames are sent only from the consumer's own message loop, one message at a
+    time, and never older than the last one sent; moves run beside it (see ``receive``)."""
+
     seat = None
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._moves = set()
         self._move_lock = asyncio.Lock()
+        self._version_sent = -1
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -112,9 +121,19 @@ class GameConsumer(AsyncSocketConsumer):
         await self._send_state(frame)
 
     async def _send_state(self, frame):
+        if frame["version"] < self._version_sent:  # a newer board already went out
+            return
         await self.group_join(group_for(self.game_id, frame["seat"]))
         self.seat = frame["seat"]
+        self._version_sent = frame["version"]
         await self.send(text_data=state_frame(frame))
+
+    async def _resync_soon(self):
+        """Send a fresh state frame from the message loop, in order with the broadcasts."""
+        await self.channel_layer.send(self.channel_name, {"type": "game.resync"})
+
+    async def game_resync(self, event):
+        await self._send_fresh_state()
 
     async def receive(self, text_data=None, bytes_data=None):
         try:
@@ -135,6 +154,10 @@ class GameConsumer(AsyncSocketConsumer):
         # time, so awaiting the service here would hold back the new view on this very socket
         # until the service's after-commit work (dashboards, bots) was done.  Moves from one
         # socket still go one at a time, in the order they came.
+        if len(self._moves) >= MAX_MOVES_IN_FLIGHT:
+            await self.send_frame({"type": "error", "code": "busy", "ref": fields["ref"],
+                                   "message": "Wait a moment: your last moves are still on their way."})
+            return
         task = asyncio.create_task(self._move(fields))
         self._moves.add(task)
         task.add_done_callback(self._moves.discard)
@@ -150,14 +173,16 @@ class GameConsumer(AsyncSocketConsumer):
                 await self.send_frame({"type": "error", "code": exc.code, "message": exc.message,
                                        "ref": fields["ref"]})
                 if isinstance(exc, (services.StaleVersion, services.SeatError)):
-                    await self._send_fresh_state()
+                    await self._resync_soon()
                 return
-            except Exception:  # the database is down, say: the transaction rolled back
+            except Exception:  # the database is down, say, or its answer was lost
                 logger.exception("move on game %s failed", self.game_id)
                 await self.send_frame({
                     "type": "error", "code": "server_error", "ref": fields["ref"],
-                    "message": "The server could not take your move just now; try again.",
+                    "message": "The server had a problem and may not have taken your move; "
+                               "check the board and try again.",
                 })
+                await self._resync_soon()
                 return
             await self.send_frame({"type": "ack", "ref": fields["ref"], "version": version})
 
@@ -173,6 +198,9 @@ class GameConsumer(AsyncSocketConsumer):
         if mine != self.seat:  # the user was seated, moved or replaced by a bot
             await self._send_fresh_state()
             return
+        if event["version"] < self._version_sent:  # sent by a slower process, overtaken
+            return
+        self._version_sent = event["version"]
         await self.send(text_data=event["frame"])  # already encoded once for the whole group
 
 

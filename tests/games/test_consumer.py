@@ -347,3 +347,56 @@ async def test_a_server_failure_during_a_move_is_an_error_frame_and_the_socket_l
     await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "n"}))
     assert await receive_type(comm, "ack") == {"type": "ack", "ref": "n", "version": 1}
     await comm.disconnect()
+
+
+async def test_a_state_frame_overtaken_by_a_newer_one_is_not_sent(table, inmemory_layer):
+    """Two processes may publish a game's frames out of order; a socket never steps back."""
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import group_for
+
+    game, ana, ben, _ = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    await receive_type(comm, "state")
+    layer = get_channel_layer()
+    for version in (5, 3, 6):
+        await layer.group_send(group_for(game.pk, 0), {
+            "type": "game.state", "version": version, "user_ids": [ana.pk, ben.pk],
+            "frame": json.dumps({"type": "state", "game": {"version": version}})})
+    assert [(await receive(comm))["game"]["version"] for _ in range(2)] == [5, 6]
+    assert await comm.receive_nothing(timeout=0.2)
+    await comm.disconnect()
+
+
+async def test_a_flood_of_moves_is_turned_away_while_earlier_ones_are_in_flight(table,
+                                                                               inmemory_layer):
+    import threading
+
+    from games.consumers import MAX_MOVES_IN_FLIGHT
+    from games.signals import game_changed
+
+    release = threading.Event()
+
+    def slow_listener(sender, **kwargs):
+        release.wait(10)
+        return []
+
+    game_changed.connect(slow_listener, weak=False)
+    try:
+        game, ana, *_ = table
+        comm = communicator(game.pk, ana)
+        await comm.connect()
+        await receive_type(comm, "state")
+        move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
+        for n in range(MAX_MOVES_IN_FLIGHT + 1):
+            await comm.send_to(text_data=json.dumps(
+                {"type": "move", "move": move, "version": 0, "ref": f"m{n}"}))
+        busy = await receive_type(comm, "error")
+        assert busy["code"] == "busy" and busy["ref"] == f"m{MAX_MOVES_IN_FLIGHT}"
+        release.set()
+        assert (await receive_type(comm, "ack"))["ref"] == "m0"
+        await comm.disconnect()
+    finally:
+        release.set()
+        game_changed.disconnect(slow_listener)
