@@ -292,9 +292,9 @@ async def test_sockets_do_not_queue_every_frame_on_the_database_thread(table, in
         await comm.disconnect()
 
 
-async def test_the_movers_own_view_does_not_wait_for_the_after_commit_work(table, any_layer):
-    """The mover's new board reaches its socket while slow after-commit work (a dashboard
-    listener here) is still running, not only after the service returns."""
+@pytest.fixture
+def slow_after_commit():
+    """A dashboard listener that holds every move's after-commit work until released."""
     import threading
 
     from games.signals import game_changed
@@ -306,22 +306,26 @@ async def test_the_movers_own_view_does_not_wait_for_the_after_commit_work(table
         return []
 
     game_changed.connect(slow_listener, weak=False)
-    try:
-        game, ana, *_ = table
-        comm = communicator(game.pk, ana)
-        await comm.connect()
-        await receive_type(comm, "state")
-        move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
-        await comm.send_to(text_data=json.dumps(
-            {"type": "move", "move": move, "version": 0, "ref": "m"}))
-        frame = await receive(comm)
-        assert frame["type"] == "state" and frame["game"]["version"] == 1
-        release.set()
-        assert await receive(comm) == {"type": "ack", "ref": "m", "version": 1}
-        await comm.disconnect()
-    finally:
-        release.set()
-        game_changed.disconnect(slow_listener)
+    yield release
+    release.set()
+    game_changed.disconnect(slow_listener)
+
+
+async def test_the_movers_own_view_does_not_wait_for_the_after_commit_work(
+        table, any_layer, slow_after_commit):
+    """The mover's new board reaches its socket while slow after-commit work (a dashboard
+    listener here) is still running, not only after the service returns."""
+    game, ana, *_ = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    await receive_type(comm, "state")
+    move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "m"}))
+    frame = await receive(comm)
+    assert frame["type"] == "state" and frame["game"]["version"] == 1
+    slow_after_commit.set()
+    assert await receive(comm) == {"type": "ack", "ref": "m", "version": 1}
+    await comm.disconnect()
 
 
 async def test_a_server_failure_during_a_move_is_an_error_frame_and_the_socket_lives_on(
@@ -369,34 +373,20 @@ async def test_a_state_frame_overtaken_by_a_newer_one_is_not_sent(table, inmemor
     await comm.disconnect()
 
 
-async def test_a_flood_of_moves_is_turned_away_while_earlier_ones_are_in_flight(table,
-                                                                               inmemory_layer):
-    import threading
-
+async def test_a_flood_of_moves_is_turned_away_while_earlier_ones_are_in_flight(
+        table, inmemory_layer, slow_after_commit):
     from games.consumers import MAX_MOVES_IN_FLIGHT
-    from games.signals import game_changed
 
-    release = threading.Event()
-
-    def slow_listener(sender, **kwargs):
-        release.wait(10)
-        return []
-
-    game_changed.connect(slow_listener, weak=False)
-    try:
-        game, ana, *_ = table
-        comm = communicator(game.pk, ana)
-        await comm.connect()
-        await receive_type(comm, "state")
-        move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
-        for n in range(MAX_MOVES_IN_FLIGHT + 1):
-            await comm.send_to(text_data=json.dumps(
-                {"type": "move", "move": move, "version": 0, "ref": f"m{n}"}))
-        busy = await receive_type(comm, "error")
-        assert busy["code"] == "busy" and busy["ref"] == f"m{MAX_MOVES_IN_FLIGHT}"
-        release.set()
-        assert (await receive_type(comm, "ack"))["ref"] == "m0"
-        await comm.disconnect()
-    finally:
-        release.set()
-        game_changed.disconnect(slow_listener)
+    game, ana, *_ = table
+    comm = communicator(game.pk, ana)
+    await comm.connect()
+    await receive_type(comm, "state")
+    move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
+    for n in range(MAX_MOVES_IN_FLIGHT + 1):
+        await comm.send_to(text_data=json.dumps(
+            {"type": "move", "move": move, "version": 0, "ref": f"m{n}"}))
+    busy = await receive_type(comm, "error")
+    assert busy["code"] == "busy" and busy["ref"] == f"m{MAX_MOVES_IN_FLIGHT}"
+    slow_after_commit.set()
+    assert (await receive_type(comm, "ack"))["ref"] == "m0"
+    await comm.disconnect()
