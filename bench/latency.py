@@ -50,7 +50,7 @@ def make_tables(n_games):
         users = [User.objects.create(username=f"bench-{g}-{s}") for s in range(4)]
         game = services.game_create(
             kind="mapmaker", options={"players": 4, "first_seat": 0}, seed=f"bench-{g}",
-            seats=[services.SeatSpec(user=u) for u in users],
+            seats=[services.SeatSpec(user=u) for u in users], lobby=True,
         )
         cookies = []
         for user in users:
@@ -162,7 +162,8 @@ def move_path_profile(moves=40):
 
     users = [get_user_model().objects.create(username=f"path-{s}") for s in range(4)]
     game = services.game_create(kind="mapmaker", options={"players": 4, "first_seat": 0},
-                                seed="path", seats=[services.SeatSpec(user=u) for u in users])
+                                seed="path", seats=[services.SeatSpec(user=u) for u in users],
+                                lobby=True)
     rules, rng = get_rules("mapmaker"), random.Random(0)
     total = views = listeners = 0.0
     for _ in range(moves):

@@ -26,27 +26,14 @@ def _send(group, event):
     group_send_many([(group, event)])
 
 
-# Games known to be no classroom table (lobby games).  A table is created in the same
-# transaction as its game, so a game without one when it first changes never gets one; this
-# spares those games a query on every move.  Keyed by id and creation time, so a reused id
-# (SQLite hands out a rolled-back id again) is a different game.  Bounded: forgetting only
-# costs that query.
-_NOT_A_TABLE = set()
-_NOT_A_TABLE_MAX = 10_000
-
-
 def _table_of(game):
+    """The classroom table a game is, or None.  Lobby games never are (the lobby and
+    classrooms are the only places games are made), so their moves skip the query."""
     from classrooms.models import AssignmentGame
 
-    key = (game.pk, game.created_at)
-    if key in _NOT_A_TABLE:
+    if game.lobby:
         return None
-    table = AssignmentGame.objects.select_related("assignment").filter(game=game).first()
-    if table is None:
-        if len(_NOT_A_TABLE) >= _NOT_A_TABLE_MAX:
-            _NOT_A_TABLE.clear()
-        _NOT_A_TABLE.add(key)
-    return table
+    return AssignmentGame.objects.select_related("assignment").filter(game=game).first()
 
 
 def on_game_changed(sender, game, seats, turn_kept=False, **kwargs):

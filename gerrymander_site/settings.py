@@ -124,9 +124,9 @@ if REDIS_URL:
         "default": {
             # Redis pub/sub: a group send is one PUBLISH and delivery is pushed; a move's five
             # group sends reach their sockets about 5x sooner than on channels_redis.core's
-            # queues, and sooner still sent as one batch (`make bench-latency` prints all three).  Frames to a socket that is not
-            # listening are dropped, which costs nothing here: a (re)connecting client always
-            # starts from a fresh state frame and its version.
+            # queues, and sooner still sent as one batch (`make bench-latency` prints all
+            # three).  Frames to a socket that is not listening are dropped, which costs
+            # nothing here: a (re)connecting client always starts from a fresh state frame.
             "BACKEND": env("CHANNEL_LAYER_BACKEND",
                            default="gerrymander_site.layers.PubSubChannelLayer"),
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNEL_PREFIX", default="gm")},

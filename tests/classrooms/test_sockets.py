@@ -149,16 +149,15 @@ async def test_sockets_ignore_junk_and_resync(live_school):
 
 
 @pytest.mark.django_db
-def test_lobby_games_are_looked_up_once_classroom_tables_every_time(django_assert_num_queries):
-    """A game with no classroom table never gets one, so its moves skip that query; a table
-    game's dashboard row is built every time."""
+def test_lobby_games_skip_the_table_query_classroom_tables_get_their_row(django_assert_num_queries):
+    """A lobby game is never a classroom table, so its moves skip that query; a table game's
+    dashboard row is built every time."""
     from classrooms.live import on_game_changed
 
     school = build_school()
     lobby = game_services.game_create(kind="mapmaker", options={"players": 2}, lobby=True,
                                       seats=[game_services.SeatSpec(user=school.ana)])
     seats = list(lobby.seats.select_related("user"))
-    on_game_changed(None, game=lobby, seats=seats, turn_kept=True)
     with django_assert_num_queries(0):
         assert on_game_changed(None, game=lobby, seats=seats, turn_kept=True) == []
     table_seats = list(school.game.seats.select_related("user"))
