@@ -112,7 +112,10 @@ PAIRS = _adjacent_pairs()
 @FAST
 @given(options_st, seeds, st.integers(0, 150))
 def test_views_in_one_go_equal_each_seats_own_view(options, seed, steps):
-    """A broadcast builds every seat's view in one call; each must be exactly that seat's."""
+    """A broadcast builds every seat's view in one call, sharing what they have in common;
+    each must still be exactly what building that seat's view alone gives (no seat's legal
+    moves or seat number leaking into another's).  What a single view holds is checked by
+    the rules tests."""
     state = advance(options, seed, steps)
     seats = list(range(state["players"])) + [None]
     views = RULES.views(state, seats)

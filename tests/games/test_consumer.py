@@ -36,6 +36,14 @@ async def receive(comm, timeout=5):
     return json.loads(await comm.receive_from(timeout=timeout))
 
 
+async def connected(game_id, user):
+    """A socket of ``user``'s on the game, past its first state frame."""
+    comm = communicator(game_id, user)
+    assert (await comm.connect())[0]
+    await receive_type(comm, "state")
+    return comm
+
+
 async def receive_type(comm, kind, timeout=5):
     while True:
         frame = await receive(comm, timeout)
@@ -316,9 +324,7 @@ async def test_the_movers_own_view_does_not_wait_for_the_after_commit_work(
     """The mover's new board reaches its socket while slow after-commit work (a dashboard
     listener here) is still running, not only after the service returns."""
     game, ana, *_ = table
-    comm = communicator(game.pk, ana)
-    await comm.connect()
-    await receive_type(comm, "state")
+    comm = await connected(game.pk, ana)
     move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
     await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "m"}))
     frame = await receive(comm)
@@ -338,9 +344,7 @@ async def test_a_server_failure_during_a_move_is_an_error_frame_and_the_socket_l
         raise OperationalError("server closed the connection unexpectedly")
 
     game, ana, *_ = table
-    comm = communicator(game.pk, ana)
-    await comm.connect()
-    await receive_type(comm, "state")
+    comm = await connected(game.pk, ana)
     monkeypatch.setattr(services, "move_submit", database_down)
     move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
     await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 0, "ref": "m"}))
@@ -360,9 +364,7 @@ async def test_a_state_frame_overtaken_by_a_newer_one_is_not_sent(table, inmemor
     from games.broadcast import group_for
 
     game, ana, ben, _ = table
-    comm = communicator(game.pk, ana)
-    await comm.connect()
-    await receive_type(comm, "state")
+    comm = await connected(game.pk, ana)
     layer = get_channel_layer()
     for version in (5, 3, 6):
         await layer.group_send(group_for(game.pk, 0), {
@@ -378,9 +380,7 @@ async def test_a_flood_of_moves_is_turned_away_while_earlier_ones_are_in_flight(
     from games.consumers import MAX_MOVES_IN_FLIGHT
 
     game, ana, *_ = table
-    comm = communicator(game.pk, ana)
-    await comm.connect()
-    await receive_type(comm, "state")
+    comm = await connected(game.pk, ana)
     move = get_rules("mapmaker").legal_moves(game.state, 0)[0]
     for n in range(MAX_MOVES_IN_FLIGHT + 1):
         await comm.send_to(text_data=json.dumps(
