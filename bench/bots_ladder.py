@@ -38,7 +38,7 @@ def play_game(args):
         seat = rules.to_move(state)[0]
         level, bot = bots[seat]
         t0 = time.perf_counter()
-        move = bot.choose(state, seat, seed=game_no * 1000 + ply, budget_s=budget)
+        move = bot.choose(rules.view(state, seat), seat, seed=game_no * 1000 + ply, budget_s=budget)
         dt = time.perf_counter() - t0
         if move.get("type") == "border":
             times[level].append(dt)

@@ -324,9 +324,10 @@ def bot_move_play(*, game_id, ply, seat_index):
     bot = get_bot(game.kind, seat.bot_level)
     from django.conf import settings
 
+    # The bot gets its seat's view only: it cannot use what its seat cannot see.
     move = bot.choose(
-        game.state, seat_index, seed=bot_seed(game=game, ply=ply, seat_index=seat_index),
-        budget_s=settings.BOT_BUDGET_S,
+        rules.view(game.state, seat_index), seat_index,
+        seed=bot_seed(game=game, ply=ply, seat_index=seat_index), budget_s=settings.BOT_BUDGET_S,
     )
     try:
         move_submit(game_id=game_id, seat_index=seat_index, move=move, expected_version=ply)

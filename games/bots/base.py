@@ -23,17 +23,22 @@ def registered():
 
 
 class Bot:
-    """Base class: ``choose(state, seat, seed=..., budget_s=...)`` returns one legal move."""
+    """Base class: ``choose(view, seat, seed=..., budget_s=...)`` returns one legal move.
+
+    ``view`` is what ``seat`` sees (``rules.view(state, seat)``) and nothing more: a bot that
+    needs a full position to search draws one with ``rules.sample_state(view, seat, rng)``,
+    so it can never use what its seat cannot see.
+    """
 
     game = ""
     level = ""
     default_budget_s = 1.0
 
-    def choose(self, state, seat, seed=0, budget_s=None):
+    def choose(self, view, seat, seed=0, budget_s=None):
         budget = self.default_budget_s if budget_s is None else float(budget_s)
         deadline = time.perf_counter() + max(0.0, budget)
         rng = random.Random(f"{self.game}|{self.level}|{seed}|{seat}")
-        return self._choose(state, seat, rng, deadline)
+        return self._choose(view, seat, rng, deadline)
 
-    def _choose(self, state, seat, rng, deadline):  # pragma: no cover - abstract
+    def _choose(self, view, seat, rng, deadline):  # pragma: no cover - abstract
         raise NotImplementedError

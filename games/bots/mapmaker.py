@@ -8,7 +8,8 @@
 - hard: the same with ~10x more random games (hundreds per decision in the endgame, where
   districts form) and more candidates, plus an exact search of the last borders.
 
-Every bot reads only ``rules.view(state, seat)`` and simulates with ``rules.apply`` /
+Every bot is handed only its seat's view, rebuilds the position from it with
+``rules.sample_state`` (exact here: Mapmaker hides nothing) and simulates with ``rules.apply`` /
 ``legal_moves`` / ``to_move`` / ``is_over`` / ``result``; the board analysis below (open
 regions, votes, swing counties) is rebuilt from a view.  The Monte Carlo bots stop after a
 fixed amount of simulated borders (``work``), so their answer depends only on (state, seat,
@@ -316,8 +317,10 @@ def _is_choice(move):
 class MapmakerBot(Bot):
     game = GAME
 
-    def _choose(self, state, seat, rng, deadline):
+    def _choose(self, view, seat, rng, deadline):
         rules = _rules()
+        # Mapmaker hides nothing, so the drawn position is the real one.
+        state = rules.sample_state(view, seat, rng)
         moves = rules.legal_moves(state, seat)
         if not moves:
             raise ValueError(f"seat {seat} has no legal move (not its turn, or the game is over)")

@@ -80,7 +80,7 @@ playing: the running count; a lost attempt, one with an untied district, scores 
 import random
 from bisect import bisect_left
 
-from games.engine.base import IllegalMove, Rules
+from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
 from games.engine.graph import MIN_SIDE, analyse_component
 from games.engine.mapmaker_data import (
     BOARDS,
@@ -106,10 +106,9 @@ def _counties(k):
 
 
 class _Board:
-    """Precomputed geometry of one board at one tier (cached per board name and tier)."""
+    """Precomputed geometry of one board at one tier (cached per board and tier)."""
 
-    def __init__(self, name, tier):
-        data = BOARDS[name]["counties"]
+    def __init__(self, name, tier, data):
         self.name = name
         self.tier = tier
         self.coords = [(q, r) for q, r, m in data if m <= tier]
@@ -145,16 +144,21 @@ class _Board:
 _BOARD_CACHE = {}
 
 
-def board_for(name, tier):
-    key = (name, tier)
+def board_for(name, tier, counties=None):
+    """The board called ``name`` at ``tier``; ``counties`` (map data rows ``[q, r,
+    min_players]``) for a board that came with the game instead of ``BOARDS``."""
+    key = (name, tier) if counties is None else (tier, tuple(map(tuple, counties)))
     board = _BOARD_CACHE.get(key)
     if board is None:
-        board = _BOARD_CACHE[key] = _Board(name, tier)
+        if len(_BOARD_CACHE) > 256:
+            _BOARD_CACHE.clear()
+        data = BOARDS[name]["counties"] if counties is None else counties
+        board = _BOARD_CACHE[key] = _Board(name, tier, data)
     return board
 
 
 def _board(state):
-    return board_for(state["board"], state["tier"])
+    return board_for(state["board"], state["tier"], state.get("counties"))
 
 
 def _is_int(x):
@@ -181,9 +185,10 @@ def _copy(state):
 
 
 def _fresh_state(*, mode, players, tier, board, party_of_seat, parties, party_at, value_at,
-                 first_seat):
-    """The state before any border, for a given token layout."""
-    b = board_for(board, tier)
+                 first_seat, counties=None):
+    """The state before any border, for a given token layout (``counties``: the rows of a
+    board that came as map data, kept in the state so the game never depends on it again)."""
+    b = board_for(board, tier, counties)
     state = {
         "game": "mapmaker",
         "version": 1,
@@ -209,6 +214,8 @@ def _fresh_state(*, mode, players, tier, board, party_of_seat, parties, party_at
         "over": False,
         "lost": False,
     }
+    if counties is not None:
+        state["counties"] = [list(row) for row in counties]
     # Every starting component (the board is normally one) is analysed like any later one.
     seen = set()
     legal = []
@@ -419,11 +426,112 @@ def _replay(state, borders):
         mode=state["mode"], players=state["players"], tier=state["tier"],
         board=state["board"], party_of_seat=state["party_of_seat"], parties=state["parties"],
         party_at=state["party_at"], value_at=state["value_at"], first_seat=state["first_seat"],
+        counties=state.get("counties"),
     )
     board = _board(new)
     for e in borders:
         _place_border(new, board, e, 0, _border_effect(new, board, e))
     return new
+
+
+def _map_counties(data):
+    """The ``[q, r, min_players]`` rows of map data, or raise ``ValueError`` saying why not."""
+    if not isinstance(data, dict):
+        raise ValueError("A Mapmaker map must be an object with a list of \"counties\".")
+    rows = data.get("counties")
+    if not isinstance(rows, list) or not rows:
+        raise ValueError("A Mapmaker map needs \"counties\": a list of [q, r, min_players].")
+    out, seen = [], set()
+    for row in rows:
+        if (not isinstance(row, (list, tuple)) or len(row) != 3
+                or not all(_is_int(x) for x in row)):
+            raise ValueError(f"Each county is [q, r, min_players] in whole numbers, not {row!r}.")
+        q, r, m = row
+        if not 1 <= m <= 4:
+            raise ValueError(f"The county at ({q},{r}) has min_players {m}; it must be 1 to 4.")
+        if (q, r) in seen:
+            raise ValueError(f"The county at ({q},{r}) is listed twice.")
+        if abs(q) > 1000 or abs(r) > 1000:
+            raise ValueError(f"The county at ({q},{r}) is too far from the centre.")
+        seen.add((q, r))
+        out.append([q, r, m])
+    return out
+
+
+def _map_tokens(data):
+    """(party token values, neutral token values) of map data (default: the published mix)."""
+    tokens = data.get("tokens") if isinstance(data, dict) else None
+    if tokens is None:
+        return list(PARTY_TOKEN_VALUES), list(NEUTRAL_TOKEN_VALUES)
+    party, neutral = (tokens.get("party"), tokens.get("neutral", [])) \
+        if isinstance(tokens, dict) else (None, None)
+    for values in (party, neutral):
+        if not isinstance(values, list) or not all(_is_int(v) and 0 <= v <= 99 for v in values):
+            raise ValueError("The token mix is {\"party\": [values], \"neutral\": [values]} with "
+                             "whole numbers from 0 to 99.")
+    if not party:
+        raise ValueError("Each party needs at least one voter token.")
+    return party, neutral
+
+
+def _tokens_needed(players, party, neutral):
+    parties = 2 if players == 1 else players
+    return parties * len(party) + len(neutral)
+
+
+def _connected(coords):
+    coords = set(coords)
+    if not coords:
+        return True
+    start = next(iter(coords))
+    seen, todo = {start}, [start]
+    for q, r in todo:
+        for dq, dr in DIRECTIONS:
+            c = (q + dq, r + dr)
+            if c in coords and c not in seen:
+                seen.add(c)
+                todo.append(c)
+    return len(seen) == len(coords)
+
+
+def map_players(data):
+    """``(player counts the map can be played with, problems)``; solo is played like 2."""
+    try:
+        rows = _map_counties(data)
+        party, neutral = _map_tokens(data)
+    except ValueError as exc:
+        return [], [str(exc)]
+    problems, offered = [], []
+    before = None
+    for players in (2, 3, 4):
+        coords = [(q, r) for q, r, m in rows if m <= players]
+        if players > 2 and len(coords) == before:
+            continue  # no counties join at this player count: not offered
+        before = len(coords)
+        need = _tokens_needed(players, party, neutral)
+        ok = True
+        if len(coords) != need:
+            problems.append(f"With {players} players the board has {_counties(len(coords))} in "
+                            f"play but there are {need} voter tokens: it needs exactly one "
+                            "county per token.")
+            ok = False
+        if not _connected(coords):
+            problems.append(f"With {players} players the counties in play are not all "
+                            "connected: every county must touch the rest of the board.")
+            ok = False
+        if ok:
+            offered.append(players)
+    return offered, problems
+
+
+def _border_turns(count):
+    """The global turn of each of the first ``count`` borders of a multiplayer game."""
+    turns = []
+    turn = 0
+    while len(turns) < count:
+        turns.extend([turn] * TURN_QUOTAS[min(turn, len(TURN_QUOTAS) - 1)])
+        turn += 1
+    return turns[:count]
 
 
 def _party_list(parties):
@@ -433,11 +541,40 @@ def _party_list(parties):
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+SOLO_PARTY_OPTION = Option(
+    "party", "Your party", ((1, "Blue Donkeys"), (0, "Red Elephants")), 1,
+    modes=SOLO_MODES,
+)
+
+
 class MapmakerRules(Rules):
     name = "mapmaker"
+    title = "Mapmaker: The Gerrymandering Game"
+    players_min = 2
+    players_max = 4
+    imperfect_information = False
+    simultaneous = False
+    modes = (
+        Mode("2", "2 players", {"players": 2}),
+        Mode("3", "3 players", {"players": 3}),
+        Mode("4", "4 players", {"players": 4}),
+        Mode(SOLO_EASY, "Solo: easy (win as many districts as you can)", {"mode": SOLO_EASY},
+             solo=True),
+        Mode(SOLO_COMPETITIVE, "Solo: competitive districts (tie every district)",
+             {"mode": SOLO_COMPETITIVE}, solo=True),
+    )
+    options = (SOLO_PARTY_OPTION,)
+    decided_by = {
+        "districts": "most districts",
+        "swing_counties": "tie-break: swing counties",
+        "supreme_court": "tie-break: Supreme Court",
+        "shared": "shared win",
+        "solo": "solo",
+    }
 
     # ------------------------------------------------------------------ setup
-    def setup(self, options, seed):
+    def _parse_options(self, options):
+        """``(mode, players, board name, map rows or None, token mix)`` or IllegalMove."""
         if not isinstance(options, dict):
             raise IllegalMove("bad_options", "The game options must be a dictionary.")
         mode = options.get("mode", MULTIPLAYER)
@@ -447,21 +584,46 @@ class MapmakerRules(Rules):
             raise IllegalMove(
                 "bad_options", "The mode must be solo-easy or solo-competitive (or left out)."
             )
-        board = options.get("board", "standard")
-        if not isinstance(board, str) or board not in BOARDS:
-            raise IllegalMove("bad_options", f"There is no board called {board!r}.")
-        rng = random.Random(seed)
         if mode == MULTIPLAYER:
             players = options.get("players")
             if not _is_int(players) or not 2 <= players <= 4:
                 raise IllegalMove("bad_options", "Mapmaker needs 2, 3 or 4 players.")
-            tier = players
-            party_of_seat = list(range(players))
-            parties = list(party_of_seat)
         else:
             players = options.get("players", 1)
             if players != 1 or isinstance(players, bool):
                 raise IllegalMove("bad_options", "A solo game has exactly one player.")
+        data = options.get("map")
+        if data is None:
+            board = options.get("board", "standard")
+            if not isinstance(board, str) or board not in BOARDS:
+                raise IllegalMove("bad_options", f"There is no board called {board!r}.")
+            return mode, players, board, None, (PARTY_TOKEN_VALUES, NEUTRAL_TOKEN_VALUES)
+        offered, problems = map_players(data)
+        if problems and not offered:
+            raise IllegalMove("bad_options", f"This map cannot be played: {problems[0]}")
+        if max(players, 2) not in offered:
+            counts = " or ".join(str(p) for p in offered)
+            raise IllegalMove("bad_options", f"This map is for {counts} players.")
+        name = data.get("name") if isinstance(data.get("name"), str) else "map"
+        return mode, players, name[:80] or "map", _map_counties(data), _map_tokens(data)
+
+    def seat_count(self, options):
+        return self._parse_options(options)[1]
+
+    def map_check(self, data):
+        offered, problems = map_players(data)
+        if not offered and not problems:  # pragma: no cover - map_players always says why
+            problems = ["This map offers no player count."]
+        return problems
+
+    def setup(self, options, seed):
+        mode, players, board, rows, (party_values, neutral_values) = self._parse_options(options)
+        rng = random.Random(seed)
+        if mode == MULTIPLAYER:
+            tier = players
+            party_of_seat = list(range(players))
+            parties = list(party_of_seat)
+        else:
             party = options.get("party", 1)
             if not _is_int(party) or party not in SOLO_PARTIES:
                 raise IllegalMove(
@@ -476,9 +638,9 @@ class MapmakerRules(Rules):
             first_seat = rng.randrange(players) if players > 1 else 0
         elif not _is_int(first_seat) or not 0 <= first_seat < players:
             raise IllegalMove("bad_options", f"The first seat must be between 0 and {players - 1}.")
-        b = board_for(board, tier)
-        tokens = [(p, v) for p in parties for v in PARTY_TOKEN_VALUES]
-        tokens += [(None, v) for v in NEUTRAL_TOKEN_VALUES]
+        b = board_for(board, tier, rows)
+        tokens = [(p, v) for p in parties for v in party_values]
+        tokens += [(None, v) for v in neutral_values]
         if len(tokens) != b.size:
             raise IllegalMove(
                 "bad_options",
@@ -489,7 +651,7 @@ class MapmakerRules(Rules):
         return _fresh_state(
             mode=mode, players=players, tier=tier, board=board, party_of_seat=party_of_seat,
             parties=parties, party_at=[p for p, _ in tokens], value_at=[v for _, v in tokens],
-            first_seat=first_seat,
+            first_seat=first_seat, counties=rows,
         )
 
     # ------------------------------------------------------------------ queries
@@ -509,6 +671,12 @@ class MapmakerRules(Rules):
         if state["pending"]:
             d = state["districts"][state["pending"][0]]
             return [{"type": "choose_winner", "party": p} for p in d["tied_parties"]]
+        moves = self._border_moves(state)
+        if not moves and state["mode"] == SOLO_EASY:
+            return [{"type": "undo"}]  # stuck: every border left would close a tied district
+        return moves
+
+    def _border_moves(self, state):
         board = _board(state)
         legal = state["legal"]
         if state["mode"] == SOLO_EASY:
@@ -719,8 +887,12 @@ class MapmakerRules(Rules):
             "parties": list(state["parties"]),
             "party_names": list(PARTY_NAMES),
             "party_of_seat": list(state["party_of_seat"]),
+            "first_seat": state["first_seat"],
             "counties": counties,
             "borders": borders,
+            # the turn each border was placed in (multiplayer: turns never end early, so this
+            # follows from the quotas); the board marks the last turn's borders
+            "border_turns": None if solo else _border_turns(len(borders)),
             "districts": districts,
             "district_counts": counts,
             "counties_left": board.size - state["districted"],
@@ -735,7 +907,8 @@ class MapmakerRules(Rules):
             out["borders_used"] = len(state["borders"])
             out["can_undo"] = bool(state["borders"])
             out["lost"] = bool(state["lost"])
-            out["stuck"] = not state["over"] and not self.legal_moves(state, 0)
+            out["stuck"] = not state["over"] and not state["pending"] \
+                and not self._border_moves(state)
         return out
 
     def _standings(self, state):
@@ -811,6 +984,108 @@ class MapmakerRules(Rules):
             "winners": sorted(r["seat"] for r in top),
             "decided_by": decided_by,
         }
+
+
+    # ------------------------------------------------------------------ around the table
+    def summary(self, state, seat):
+        party = state["party_of_seat"][seat]
+        items = [{"key": "party", "label": "Party", "value": PARTY_NAMES[party]}]
+        if state["mode"] == MULTIPLAYER:
+            row = self._standings(state)[seat]
+            return items + [
+                {"key": "districts", "label": "Districts", "value": row["districts"]},
+                {"key": "swing_counties", "label": "Swing counties",
+                 "value": row["swing_counties"]},
+                {"key": "own_votes", "label": "Own votes in own districts",
+                 "value": row["own_votes"]},
+            ]
+        mine = sum(1 for d in state["districts"] if d["winner"] == party)
+        if state["mode"] == SOLO_EASY:
+            districts = {"key": "districts", "label": "Districts", "value": mine}
+        else:
+            districts = {"key": "districts", "label": "Tied districts",
+                         "value": sum(1 for d in state["districts"] if d["tied_parties"])}
+        return items + [
+            districts,
+            {"key": "borders", "label": "Borders", "value": len(state["borders"])},
+            {"key": "score", "label": "Score", "value": self._solo_score(state)},
+        ]
+
+    def describe(self, before, move, after, seat, viewer):
+        who = seat_ref(seat)
+        kind = move.get("type")
+        if kind == "undo":
+            return [f"{who} took back the last border."]
+        if kind == "choose_winner":
+            return [f"{who} gave the tied district to the {PARTY_NAMES[move['party']]}."]
+        lines = [f"{who} placed a border."]
+        for d in after["districts"][len(before["districts"]):]:
+            votes = d["votes"]
+            ranked = sorted(after["parties"], key=lambda p: -votes[p])
+            if d["winner"] is not None and not d["tied_parties"]:
+                runner = votes[ranked[1]] if len(ranked) > 1 else 0
+                lines.append(f"The {PARTY_NAMES[d['winner']]} won a district "
+                             f"{votes[d['winner']]} to {runner}.")
+            elif after["mode"] == MULTIPLAYER:
+                lines.append(f"A district is tied: {_party_list(d['tied_parties'])} have "
+                             f"{votes[d['tied_parties'][0]]} votes each, so "
+                             f"{seat_ref(d['closed_by'])} chooses who wins it.")
+            else:
+                lines.append(f"A tied district: {_party_list(d['tied_parties'])} have "
+                             f"{votes[d['tied_parties'][0]]} votes each.")
+        if after["over"] and not before["over"]:
+            lines.append("Every county is in a district: the game is over.")
+        return lines
+
+    def sample_state(self, view, seat, rng):
+        # Mapmaker hides nothing: the view holds the whole position, so it is rebuilt exactly
+        # (``rng`` is not needed).
+        mode, players = view["mode"], view["players"]
+        tier = 1 if mode in SOLO_MODES else players
+        rows = None
+        if view["board"] not in BOARDS:  # a board that came as map data: the counties in play
+            rows = [[c["q"], c["r"], 1] for c in view["counties"]]
+        board = board_for(view["board"], tier, rows)
+        index = board.index
+        state = _fresh_state(
+            mode=mode, players=players, tier=tier, board=view["board"],
+            party_of_seat=view["party_of_seat"], parties=view["parties"],
+            party_at=[c["party"] for c in view["counties"]],
+            value_at=[c["value"] for c in view["counties"]],
+            first_seat=view["first_seat"], counties=rows,
+        )
+        state["borders"] = [board.edge_of[(index[tuple(a)], index[tuple(b)])]
+                            for a, b in view["borders"]]
+        state["district_of"] = [-1 if c["district"] is None else c["district"]
+                                for c in view["counties"]]
+        state["districted"] = sum(1 for d in state["district_of"] if d >= 0)
+        state["districts"] = [
+            {"counties": sorted(index[tuple(c)] for c in d["counties"]),
+             "votes": list(d["votes"]), "winner": d["winner"],
+             "tied_parties": list(d["tied_parties"]), "closed_by": d["closed_by"]}
+            for d in view["districts"]
+        ]
+        if mode == MULTIPLAYER:
+            turn = view["turn"]
+            state["turn"], state["seat"] = turn["number"] - 1, turn["seat"]
+            state["left"] = turn["borders_left"]
+            state["pending"] = [i for i, d in enumerate(view["districts"]) if d["winner"] is None]
+        state["over"] = bool(view["is_over"])
+        state["lost"] = bool(view.get("lost", False))
+        state["side"] = [-1] * board.size
+        bordered = set(state["borders"])
+        legal, seen = [], set()
+        for v in range(board.size):
+            if v in seen or state["district_of"][v] >= 0:
+                continue
+            verts, free, split, unsafe, witness = analyse_component(v, board.nbrs, bordered,
+                                                                    board.memo)
+            seen.update(verts)
+            bad = set(unsafe)
+            legal.extend(e for e in free if e not in bad)
+            _mark_witness(state["side"], verts, witness)
+        state["legal"] = sorted(legal)
+        return state
 
 
 MAPMAKER = MapmakerRules()

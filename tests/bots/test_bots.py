@@ -37,7 +37,7 @@ def _play(levels, seed, players=2, budget=0.05):
     ply = 0
     while not RULES.is_over(state):
         seat = RULES.to_move(state)[0]
-        move = bots[seat].choose(state, seat, seed=ply, budget_s=budget)
+        move = bots[seat].choose(RULES.view(state, seat), seat, seed=ply, budget_s=budget)
         state = RULES.apply(state, seat, move)
         ply += 1
         assert ply < 500
@@ -78,7 +78,7 @@ def test_always_legal_and_pure(level, seed):
     for state in _random_states(seed, players=2 if seed != 3 else 3):
         for seat in RULES.to_move(state):
             before = copy.deepcopy(state)
-            move = bot.choose(state, seat, seed=seed, budget_s=0.05)
+            move = bot.choose(RULES.view(state, seat), seat, seed=seed, budget_s=0.05)
             assert state == before  # never mutates
             assert move in RULES.legal_moves(state, seat)
             json.dumps(move)
@@ -99,7 +99,7 @@ def _tie_state():
 @pytest.mark.parametrize("level", LEVELS)
 def test_pending_tie_choice(level):
     state, seat = _tie_state()
-    move = get_bot("mapmaker", level).choose(state, seat, seed=0, budget_s=0.05)
+    move = get_bot("mapmaker", level).choose(RULES.view(state, seat), seat, seed=0, budget_s=0.05)
     assert move["type"] == "choose_winner"
     assert move in RULES.legal_moves(state, seat)
     if level != "random":
@@ -111,8 +111,8 @@ def test_deterministic(level):
     bot = get_bot("mapmaker", level)
     for state in _random_states(5, count=3):
         seat = RULES.to_move(state)[0]
-        a = bot.choose(state, seat, seed=11, budget_s=5)
-        b = get_bot("mapmaker", level).choose(copy.deepcopy(state), seat, seed=11, budget_s=5)
+        a = bot.choose(RULES.view(state, seat), seat, seed=11, budget_s=5)
+        b = get_bot("mapmaker", level).choose(RULES.view(copy.deepcopy(state), seat), seat, seed=11, budget_s=5)
         assert a == b
 
 
@@ -126,7 +126,7 @@ def test_hard_respects_budget():
         state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
     seat = RULES.to_move(state)[0]
     t0 = time.perf_counter()
-    move = bot.choose(state, seat, seed=1, budget_s=0.05)
+    move = bot.choose(RULES.view(state, seat), seat, seed=1, budget_s=0.05)
     assert time.perf_counter() - t0 < 0.3
     assert move in RULES.legal_moves(state, seat)
 
@@ -159,7 +159,7 @@ def _winning_completion_position():
 def test_easy_takes_a_winning_completion():
     state, seat, good = _winning_completion_position()
     for s in range(5):
-        assert get_bot("mapmaker", "easy").choose(state, seat, seed=s, budget_s=1) in good
+        assert get_bot("mapmaker", "easy").choose(RULES.view(state, seat), seat, seed=s, budget_s=1) in good
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -25,11 +25,11 @@ def main():
         def __init__(self, bot):
             self.bot = bot
 
-        def choose(self, state, seat, **kwargs):
+        def choose(self, view, seat, **kwargs):
             with open(os.environ["THINKING_FILE"], "a") as marker:
                 marker.write(f"thinking {os.getpid()}\n")
             time.sleep(float(os.environ["SLOW_BOT_S"]))
-            return self.bot.choose(state, seat, **kwargs)
+            return self.bot.choose(view, seat, **kwargs)
 
     games.bots.get_bot = lambda game, level: SlowBot(real_get_bot(game, level))
 
