@@ -12,6 +12,9 @@ this, and nothing else of a game's own keys::
     rules.modes                               # (Mode, ...): the ways to play it
     rules.options                             # (Option, ...): further choices, per mode
     rules.decided_by                          # {result["decided_by"] code: short words}
+    rules.anytime_moves                       # move types a seat still playing may make even
+                                              #   when not to move (e.g. "leave"); not listed
+                                              #   in legal_moves for seats not to move
     rules.seat_count(options) -> int          # seats a game with these options has
 
     # playing
@@ -122,6 +125,7 @@ class Rules:
     modes = ()
     options = ()
     decided_by = {}
+    anytime_moves = ()
 
     # ------------------------------------------------------------------ declared metadata
     def mode(self, key):

@@ -174,6 +174,8 @@ def test_moves_of_other_seats_and_finished_games_are_refused(game):
         for seat in waiting:
             for other in set(seats) - waiting:
                 for move in rules.legal_moves(state, seat)[:5]:
+                    if move.get("type") in rules.anytime_moves:
+                        continue
                     with pytest.raises(IllegalMove):
                         rules.apply(state, other, move)
     final = states[-1]
