@@ -5,6 +5,8 @@ from django.contrib.auth.models import User
 from classrooms import ratelimit
 from classrooms.models import Assignment
 from classrooms.services import MAX_ROSTER
+from games.engine import get_rules, kinds
+from games.forms import GameChoiceForm
 from games.models import Seat
 
 
@@ -66,12 +68,12 @@ class JoinForm(forms.Form):
                                label="Choose a password (6 characters or more)")
 
 
-class AssignmentForm(forms.Form):
-    title = forms.CharField(max_length=120, initial="Mapmaker")
-    mode = forms.ChoiceField(choices=Assignment.Mode.choices, initial="2", label="Game")
-    table_size = forms.IntegerField(min_value=1, max_value=4, initial=2,
-                                    label="Students per table",
-                                    help_text="Seats left over go to bots (or stay open).")
+class AssignmentForm(GameChoiceForm):
+    title = forms.CharField(max_length=120)
+    table_size = forms.IntegerField(
+        min_value=1, max_value=max(get_rules(k).players_max for k in kinds()), initial=2,
+        label="Students per table",
+    )
     grouping = forms.ChoiceField(choices=Assignment.Grouping.choices, initial="random")
     bot_level = forms.ChoiceField(
         choices=[("", "No bots: every seat needs a student")] + list(Seat.BotLevel.choices),
@@ -80,9 +82,22 @@ class AssignmentForm(forms.Form):
     due_at = forms.DateTimeField(required=False, label="Due (optional)",
                                  widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
+    field_order = ["title", "table_size", "grouping", "bot_level", "due_at"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        seats = "; ".join(f"{get_rules(k).title}: {get_rules(k).players_min} to "
+                          f"{get_rules(k).players_max} players" for k in kinds())
+        self.fields["table_size"].help_text = (
+            "Each table plays one game, and a game seats as many players as its mode says "
+            f"({seats}; solo games seat one). The students of a table take seats at random; "
+            "seats left over go to bots, or stay open if you choose no bots."
+        )
+
     def clean(self):
         cleaned = super().clean()
-        mode = cleaned.get("mode") or ""
-        if mode.startswith("solo"):
+        if "kind" not in cleaned:
+            return cleaned
+        if cleaned["solo"]:
             cleaned["table_size"] = 1
         return cleaned

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from games.catalog import game_label
+
 TEACHERS_GROUP = "teachers"
 
 # No 0/O, 1/I/L: codes are read off a projector and typed on tablets.
@@ -65,13 +67,6 @@ class Membership(models.Model):
 
 
 class Assignment(models.Model):
-    class Mode(models.TextChoices):
-        P2 = "2", "Mapmaker, 2 players"
-        P3 = "3", "Mapmaker, 3 players"
-        P4 = "4", "Mapmaker, 4 players"
-        SOLO_EASY = "solo-easy", "Mapmaker solo: easy"
-        SOLO_COMPETITIVE = "solo-competitive", "Mapmaker solo: competitive districts"
-
     class Grouping(models.TextChoices):
         RANDOM = "random", "Random tables"
         MANUAL = "manual", "I arrange the tables"
@@ -82,8 +77,11 @@ class Assignment(models.Model):
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
     title = models.CharField(max_length=120)
-    kind = models.CharField(max_length=32, default="mapmaker")
-    mode = models.CharField(max_length=32, choices=Mode.choices, default=Mode.P2)
+    # A registered game (``games.engine.kinds()``), one of its declared modes, and the
+    # further options chosen for it ({option key: value}, see ``Rules.options``).
+    kind = models.CharField(max_length=32)
+    mode = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
     table_size = models.PositiveSmallIntegerField(default=2)  # students per table
     grouping = models.CharField(max_length=16, choices=Grouping.choices, default=Grouping.RANDOM)
     bot_level = models.CharField(max_length=16, blank=True)  # "" = leave seats open
@@ -102,13 +100,25 @@ class Assignment(models.Model):
         return reverse("classrooms:assignment_dashboard", args=[self.pk])
 
     @property
+    def rules(self):
+        from games.engine import get_rules
+
+        return get_rules(self.kind)
+
+    @property
     def is_solo(self):
-        return self.mode.startswith("solo")
+        return self.rules.mode(self.mode).solo
+
+    @property
+    def game_label(self):
+        """What is played, in words: the game's title, its mode and any option chosen."""
+        return game_label(self.kind, self.mode, self.options)
 
     def engine_options(self):
-        if self.is_solo:
-            return {"mode": self.mode}
-        return {"players": int(self.mode)}
+        return self.rules.mode_options(self.mode, self.options)
+
+    def seat_count(self):
+        return self.rules.seat_count(self.engine_options())
 
 
 class AssignmentGame(models.Model):

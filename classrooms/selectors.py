@@ -8,22 +8,15 @@ from django.urls import reverse
 
 from classrooms.models import TEACHERS_GROUP, Assignment, AssignmentGame, Classroom, Membership
 from games.engine import get_rules
-from games.engine.mapmaker_data import PARTY_NAMES
 from games.models import Game
 
-DECIDED_BY = {
-    "districts": "most districts",
-    "swing_counties": "tie-break: swing counties",
-    "supreme_court": "tie-break: Supreme Court",
-    "shared": "shared win",
-    "solo": "solo",
-}
 
-
-def party_name(party):
-    if isinstance(party, int) and 0 <= party < len(PARTY_NAMES):
-        return PARTY_NAMES[party]
-    return "" if party is None else str(party)
+def decided_by_label(game):
+    """The engine's words for how a finished game was decided ("" while in play)."""
+    code = (game.result or {}).get("decided_by")
+    if not code:
+        return ""
+    return get_rules(game.kind).decided_by.get(code, str(code).replace("_", " "))
 
 
 # --- who sees what ----------------------------------------------------------------------
@@ -96,10 +89,6 @@ def class_plain_students(*, classroom):
 
 # --- game state in words ----------------------------------------------------------------
 
-def _view(game):
-    return get_rules(game.kind).view(game.state, None)
-
-
 def _name(seat):
     return seat.display_name
 
@@ -110,40 +99,36 @@ def _first_name(seat):
     return seat.display_name
 
 
-def _districts_text(n):
-    return f"{n} district" + ("" if n == 1 else "s")
-
-
 def result_entries(game):
-    """The engine's ranking as [{seat, party, place, districts, swing_counties, own_votes}]."""
+    """The engine's ranking: [{seat, place, ...}] (empty while the game is in play)."""
     result = game.result or {}
     ranking = result.get("ranking") or []
     return [entry for entry in ranking if isinstance(entry, dict)]
 
 
+def _ordinal(n):
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def finished_text(game, seat_index):
+    """How a finished game ended for the player in ``seat_index``, in a few words."""
     result = game.result or {}
     entries = result_entries(game)
     winners = result.get("winners") or []
-    decided_by = result.get("decided_by") or ""
     mine = next((e for e in entries if e.get("seat") == seat_index), None)
     if mine is None:
         return "finished"
-    my_d = mine.get("districts", 0)
-    others = [e.get("districts", 0) for e in entries if e.get("seat") != seat_index]
-    if not others:  # solo: the engine says whether the goal was met
-        if result.get("won") is False:
-            return f"finished - {_districts_text(my_d)}, not enough this time"
-        return f"finished - you won with {_districts_text(my_d)}"
-    best_other = max(others)
-    tiebreak = {"swing_counties": " (on swing counties)",
-                "supreme_court": " (by the Supreme Court)"}.get(decided_by, "")
+    how = decided_by_label(game)
+    if len(entries) == 1:  # solo: the engine says whether the goal was met
+        score = result.get("score")
+        said = "you won" if result.get("won") else "not won this time"
+        return f"finished - {said}" + (f" (score {score})" if score is not None else "")
     if seat_index in winners and len(winners) > 1:
-        return f"finished - shared win with {_districts_text(my_d)}"
+        return "finished - shared win" + (f" ({how})" if how else "")
     if seat_index in winners:
-        return f"finished - you won {my_d} districts to {best_other}{tiebreak}"
-    best = max(e.get("districts", 0) for e in entries)
-    return f"finished - you lost {my_d} districts to {best}{tiebreak}"
+        return "finished - you won" + (f" ({how})" if how else "")
+    return f"finished - you lost: {_ordinal(mine.get('place', len(entries)))} of {len(entries)}"
 
 
 def my_game_row(*, game, user, seats=None, table=None):
@@ -199,26 +184,33 @@ def _has_table(game):
 
 # --- dashboard and results --------------------------------------------------------------
 
+def game_summaries(game, seats):
+    """Every seat's public figures (``rules.summary``), indexed by seat."""
+    rules = get_rules(game.kind)
+    return {seat.index: rules.summary(game.state, seat.index) for seat in seats}
+
+
+def summary_text(items):
+    """"Label value, Label value, ..." for one seat's summary items."""
+    return ", ".join(f"{item['label']} {item['value']}" for item in items)
+
+
 def dashboard_row(*, table, seats=None):
     game = table.game
     seats = seats if seats is not None else list(game.seats.select_related("user"))
-    view = _view(game)
-    to_move = view.get("to_move") or [] if game.status == Game.Status.ACTIVE else []
-    counts = view.get("district_counts") or []
-    party_of_seat = view.get("party_of_seat") or list(range(len(seats)))
+    rules = get_rules(game.kind)
+    to_move = rules.to_move(game.state) if game.status == Game.Status.ACTIVE else []
+    summaries = game_summaries(game, seats)
     benched = {int(k): v for k, v in (table.benched or {}).items()}
     players = []
     for seat in seats:
-        party = party_of_seat[seat.index] if seat.index < len(party_of_seat) else seat.index
         players.append({
             "index": seat.index,
             "name": _name(seat),
             "user_id": seat.user_id,
             "is_bot": seat.is_bot,
             "open": seat.is_empty,
-            "party": party,
-            "party_name": party_name(party),
-            "districts": counts[party] if isinstance(party, int) and party < len(counts) else 0,
+            "summary": summaries[seat.index],
             "to_move": seat.index in to_move,
             "benched_user_id": benched.get(seat.index) if seat.is_bot else None,
         })
@@ -233,11 +225,9 @@ def dashboard_row(*, table, seats=None):
         "finished": game.status == Game.Status.FINISHED,
         "players": players,
         "to_move": [p["name"] for p in players if p["to_move"]],
-        "district_counts": counts,
-        "turn": view.get("turn"),
         "last_move_at": game.last_move_at.isoformat() if game.last_move_at else None,
         "winners": [p["name"] for p in players if p["index"] in winners],
-        "decided_by": DECIDED_BY.get((game.result or {}).get("decided_by"), ""),
+        "decided_by": decided_by_label(game),
         "version": game.version,
     }
 
@@ -248,7 +238,8 @@ def dashboard_rows(*, assignment):
 
 
 def result_rows(*, assignment):
-    """One row per seat of every table: for the results page and the CSV."""
+    """One row per seat of every table: for the results page and the CSV.  ``summary`` is
+    the game's own per-seat figures (``rules.summary``): its labels are the extra columns."""
     rows = []
     tables = assignment.tables.select_related("game").prefetch_related("game__seats__user")
     for table in tables:
@@ -257,42 +248,57 @@ def result_rows(*, assignment):
         result = game.result or {}
         winners = result.get("winners") or []
         seats = list(game.seats.all())
-        party_of_seat = _view(game).get("party_of_seat") or list(range(len(seats)))
+        summaries = game_summaries(game, seats)
         winner_names = [s.display_name for s in seats if s.index in winners]
+        finished = game.status == Game.Status.FINISHED
         for seat in seats:
             entry = entries.get(seat.index, {})
-            party = entry.get("party", party_of_seat[seat.index]
-                              if seat.index < len(party_of_seat) else seat.index)
             rows.append({
                 "table": table.table,
                 "game_id": game.pk,
                 "status": game.get_status_display(),
-                "finished": game.status == Game.Status.FINISHED,
+                "finished": finished,
                 "seat": seat.index,
-                "party": party_name(party),
                 "player": seat.display_name,
                 "username": seat.user.username if seat.user_id else "",
                 "user_id": seat.user_id,
                 "is_bot": seat.is_bot,
-                "districts": entry.get("districts", ""),
-                "swing_counties": entry.get("swing_counties", ""),
+                "summary": summaries[seat.index],
                 "place": entry.get("place", ""),
-                "won": seat.index in winners,
+                "won": finished and seat.index in winners,
                 "winners": ", ".join(winner_names),
-                "decided_by": DECIDED_BY.get(result.get("decided_by"), result.get("decided_by") or ""),
+                "decided_by": decided_by_label(game),
             })
     return rows
+
+
+def summary_labels(rows):
+    """The summary columns of ``rows``, in order of first appearance (several games' rows may
+    mix in one class's results)."""
+    labels = []
+    for row in rows:
+        for item in row["summary"]:
+            if item["label"] not in labels:
+                labels.append(item["label"])
+    return labels
+
+
+def summary_cells(row, labels):
+    values = {item["label"]: item["value"] for item in row["summary"]}
+    return [values.get(label, "") for label in labels]
 
 
 def result_tables(*, assignment):
     """Results grouped per table for the page: [{table, game_id, rows, winners, decided_by}]."""
     tables = {}
-    for row in result_rows(assignment=assignment):
+    rows = result_rows(assignment=assignment)
+    labels = summary_labels(rows)
+    for row in rows:
         t = tables.setdefault(row["table"], {"table": row["table"], "game_id": row["game_id"],
                                              "status": row["status"], "winners": row["winners"],
                                              "decided_by": row["decided_by"], "rows": []})
-        t["rows"].append(row)
-    return list(tables.values())
+        t["rows"].append({**row, "cells": summary_cells(row, labels)})
+    return {"labels": labels, "tables": list(tables.values())}
 
 
 def student_result_rows(*, classroom, student=None):
@@ -311,7 +317,9 @@ def student_result_rows(*, classroom, student=None):
             if user is None:
                 continue
             rows.append({**row, "assignment": assignment.title, "assignment_id": assignment.pk,
-                         "student": user.first_name or user.username, "student_id": user.pk})
+                         "game_label": assignment.game_label,
+                         "student": user.first_name or user.username, "student_id": user.pk,
+                         "summary_text": summary_text(row["summary"])})
     rows.sort(key=lambda r: (r["student"].lower(), r["assignment_id"]))
     return rows
 
@@ -320,12 +328,11 @@ def student_totals(rows):
     totals = {}
     for row in rows:
         t = totals.setdefault(row["student_id"], {"student": row["student"], "username": row["username"],
-                                                  "games": 0, "finished": 0, "wins": 0, "districts": 0})
+                                                  "games": 0, "finished": 0, "wins": 0})
         t["games"] += 1
         if row["finished"]:
             t["finished"] += 1
             t["wins"] += int(row["won"])
-            t["districts"] += row["districts"] or 0
     return sorted(totals.values(), key=lambda t: t["student"].lower())
 
 

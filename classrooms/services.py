@@ -26,6 +26,7 @@ from classrooms.models import (
 from classrooms.selectors import class_plain_students, is_plain_student, user_is_teacher
 from classrooms.selectors import class_students as class_memberships
 from games import services as game_services
+from games.engine import IllegalMove, get_rules, kinds
 from games.models import Game, Seat
 from gerrymander_site.errors import ServiceError
 
@@ -297,11 +298,6 @@ def student_remove(*, classroom, student_id):
 
 # --- assignments ------------------------------------------------------------------------
 
-def seats_for_mode(mode):
-    options = Assignment(mode=mode).engine_options()
-    return game_services.seats_needed(kind="mapmaker", options=options)
-
-
 def tables_propose(*, students, table_size, seed=None):
     """Shuffle and split into ceil(n / size) tables whose sizes differ by at most one."""
     students = list(students)
@@ -332,24 +328,34 @@ def empty_seats_check(*, bot_level, table_sizes, seats):
 
 
 @transaction.atomic
-def assignment_create(*, classroom, title, mode, table_size=None, grouping="random",
-                      bot_level="", due_at=None):
-    """Create an assignment; random grouping starts it at once (one game per table)."""
-    if mode not in Assignment.Mode.values:
-        raise ClassroomError("Unknown game mode.", code="mode")
+def assignment_create(*, classroom, title, kind, mode, options=None, table_size=None,
+                      grouping="random", bot_level="", due_at=None):
+    """Create an assignment of game ``kind`` in ``mode`` with the chosen ``options``; random
+    grouping starts it at once (one game per table)."""
+    if kind not in kinds():
+        raise ClassroomError("Unknown game.", code="kind")
+    rules = get_rules(kind)
+    try:
+        rules.mode(mode)
+    except KeyError:
+        raise ClassroomError("Unknown game mode.", code="mode") from None
     if bot_level not in ("", *Seat.BotLevel.values):
         raise ClassroomError("Unknown bot level.", code="bot_level")
-    seats = seats_for_mode(mode)
+    assignment = Assignment(classroom=classroom, kind=kind, mode=mode, options=dict(options or {}),
+                            grouping=grouping, bot_level=bot_level, due_at=due_at)
+    try:
+        seats = assignment.seat_count()
+    except IllegalMove as exc:
+        raise ClassroomError(exc.message, code="options") from exc
     table_size = seats if table_size is None else int(table_size)
     if not 1 <= table_size <= seats:
         raise ClassroomError(f"A table of this game seats 1 to {seats} students.",
                              code="table_size")
     if grouping not in Assignment.Grouping.values:
         raise ClassroomError("Unknown grouping.", code="grouping")
-    assignment = Assignment.objects.create(
-        classroom=classroom, title=clean_display_name(title), mode=mode, table_size=table_size,
-        grouping=grouping, bot_level=bot_level, due_at=due_at,
-    )
+    assignment.title = clean_display_name(title)
+    assignment.table_size = table_size
+    assignment.save()
     if grouping == Assignment.Grouping.RANDOM:
         students = _students(classroom)
         if not students:
@@ -387,7 +393,7 @@ def assignment_start(*, assignment, tables):
             resolved.append(users)
     if not resolved:
         raise ClassroomError("Put at least one student at a table.", code="no_students")
-    seats = seats_for_mode(assignment.mode)
+    seats = assignment.seat_count()
     for number, users in enumerate(resolved, start=1):
         if len(users) > seats:
             raise ClassroomError(f"Table {number} has {len(users)} students; it seats {seats}.",

@@ -32,6 +32,7 @@ from classrooms.forms import (
 from classrooms.models import Assignment, Membership
 from classrooms.selectors import user_is_teacher
 from classrooms.services import ClassroomError
+from games.catalog import game_titles
 
 
 def _cards_key(classroom_id):
@@ -80,7 +81,7 @@ class LoginView(auth_views.LoginView):
 
 def home(request):
     if not request.user.is_authenticated:
-        return render(request, "classrooms/home.html")
+        return render(request, "classrooms/home.html", {"game_titles": game_titles()})
     if request.user.is_staff or user_is_teacher(request.user):
         return redirect("classrooms:class_list")
     return redirect("classrooms:my_games")
@@ -348,10 +349,12 @@ def _safe_cell(value):
 @teacher_required
 def class_results_csv(request, classroom):
     rows = selectors.student_result_rows(classroom=classroom)
-    header = ["Student", "Username", "Assignment", "Table", "Party", "Place", "Districts",
-              "Swing counties", "Won", "Winners", "Decided by", "Status"]
-    data = [[_safe_cell(r["student"]), r["username"], _safe_cell(r["assignment"]), r["table"],
-             r["party"], r["place"], r["districts"], r["swing_counties"],
+    labels = selectors.summary_labels(rows)
+    header = ["Student", "Username", "Assignment", "Game", "Table", "Place", *labels, "Won",
+              "Winners", "Decided by", "Status"]
+    data = [[_safe_cell(r["student"]), r["username"], _safe_cell(r["assignment"]),
+             r["game_label"], r["table"], r["place"],
+             *map(_safe_cell, selectors.summary_cells(r, labels)),
              "yes" if r["won"] else "no", _safe_cell(r["winners"]), r["decided_by"], r["status"]]
             for r in rows]
     return _csv_response(f"class-{classroom.pk}-results.csv", header, data)
@@ -366,9 +369,10 @@ def assignment_create(request, classroom):
         data = form.cleaned_data
         try:
             assignment = services.assignment_create(
-                classroom=classroom, title=data["title"], mode=data["mode"],
-                table_size=data["table_size"], grouping=data["grouping"],
-                bot_level=data.get("bot_level") or "", due_at=data.get("due_at"),
+                classroom=classroom, title=data["title"], kind=data["kind"], mode=data["mode"],
+                options=data["options"], table_size=data["table_size"],
+                grouping=data["grouping"], bot_level=data.get("bot_level") or "",
+                due_at=data.get("due_at"),
             )
         except ClassroomError as exc:
             form.add_error(None, exc.message)
@@ -400,7 +404,7 @@ def assignment_arrange(request, assignment):
     return render(request, "classrooms/assignment_arrange.html", {
         "assignment": assignment, "classroom": assignment.classroom, "error": error,
         "tables": [[{"id": s.pk, "name": s.first_name or s.username} for s in t] for t in proposal],
-        "seats": services.seats_for_mode(assignment.mode),
+        "seats": assignment.seat_count(),
     }, status=400 if error else 200)
 
 
@@ -475,17 +479,19 @@ def assignment_move(request, assignment):
 def assignment_results(request, assignment):
     return render(request, "classrooms/assignment_results.html", {
         "assignment": assignment, "classroom": assignment.classroom,
-        "tables": selectors.result_tables(assignment=assignment),
+        **selectors.result_tables(assignment=assignment),
     })
 
 
 @teacher_required
 def assignment_results_csv(request, assignment):
-    header = ["Assignment", "Table", "Game", "Status", "Party", "Player", "Username", "Bot",
-              "Districts", "Swing counties", "Place", "Won", "Winners", "Decided by"]
-    data = [[_safe_cell(assignment.title), r["table"], r["game_id"], r["status"], r["party"],
+    rows = selectors.result_rows(assignment=assignment)
+    labels = selectors.summary_labels(rows)
+    header = ["Assignment", "Table", "Game", "Status", "Player", "Username", "Bot", *labels,
+              "Place", "Won", "Winners", "Decided by"]
+    data = [[_safe_cell(assignment.title), r["table"], r["game_id"], r["status"],
              _safe_cell(r["player"]), r["username"], "yes" if r["is_bot"] else "no",
-             r["districts"], r["swing_counties"], r["place"], "yes" if r["won"] else "no",
-             _safe_cell(r["winners"]), r["decided_by"]]
-            for r in selectors.result_rows(assignment=assignment)]
+             *map(_safe_cell, selectors.summary_cells(r, labels)), r["place"],
+             "yes" if r["won"] else "no", _safe_cell(r["winners"]), r["decided_by"]]
+            for r in rows]
     return _csv_response(f"assignment-{assignment.pk}-results.csv", header, data)

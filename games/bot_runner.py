@@ -37,7 +37,10 @@ def remember_server_loop(app):
 
 
 def bot_turns_schedule(*, game, seats):
-    """Schedule a move for every bot seat the game is waiting for; returns their indexes."""
+    """Schedule a move for every bot seat the game is waiting for; returns their indexes.
+
+    Keyed by the step (``game.step_version``): in a simultaneous step each bot is scheduled
+    once, not again when another seat commits."""
     from games.engine import get_rules
     from games.models import Game
 
@@ -46,13 +49,13 @@ def bot_turns_schedule(*, game, seats):
     waiting = set(get_rules(game.kind).to_move(game.state))
     due = [seat.index for seat in seats if seat.is_bot and seat.index in waiting]
     for index in due:
-        bot_move_enqueue(game_id=game.pk, ply=game.version, seat_index=index)
+        bot_move_enqueue(game_id=game.pk, step=game.step_version, seat_index=index)
     return due
 
 
-def bot_move_enqueue(*, game_id, ply, seat_index):
+def bot_move_enqueue(*, game_id, step, seat_index):
     delay = settings.BOT_MOVE_DELAY_S
-    kwargs = {"game_id": game_id, "ply": ply, "seat_index": seat_index}
+    kwargs = {"game_id": game_id, "step": step, "seat_index": seat_index}
     if settings.BOT_RUNNER == "off":
         return
     if settings.BOT_RUNNER == "celery":

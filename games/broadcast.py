@@ -34,14 +34,21 @@ def group_for(game_id, seat_index):
     return group_for_seat(game_id, seat_index)
 
 
-def game_payload(*, game, seats, seat_index):
+def game_payload(*, game, seats, seat_index, entry=None):
     """The frame a client renders: the engine view for ``seat_index`` plus table metadata."""
-    return game_payloads(game=game, seats=seats, seat_indexes=[seat_index])[0]
+    return game_payloads(game=game, seats=seats, seat_indexes=[seat_index], entry=entry)[0]
 
 
-def game_payloads(*, game, seats, seat_indexes):
+def game_payloads(*, game, seats, seat_indexes, entry=None):
     """``game_payload`` for several seats at once; the parts they all see are shared objects
-    (built once: see ``Rules.views``)."""
+    (built once: see ``Rules.views``).
+
+    ``summary`` holds every seat's public figures (``rules.summary``); ``log`` the game-log
+    lines of the latest move (``entry``: ``{"ply", "seat", "log"}`` as stored) that this
+    viewer may read, or None before the first move.
+    """
+    from games.services import log_lines
+
     table = [
         {
             "index": seat.index,
@@ -53,12 +60,25 @@ def game_payloads(*, game, seats, seat_indexes):
         }
         for seat in seats
     ]
-    views = get_rules(game.kind).views(game.state, seat_indexes)
+    rules = get_rules(game.kind)
+    views = rules.views(game.state, seat_indexes)
+    summary = [rules.summary(game.state, seat.index) for seat in seats]
     return [
         {"id": game.pk, "kind": game.kind, "status": game.status, "version": game.version,
-         "seat": seat_index, "seats": table, "view": view}
+         "seat": seat_index, "seats": table, "view": view, "summary": summary,
+         "log": None if entry is None else {
+             "ply": entry["ply"], "seat": entry["seat"],
+             "lines": log_lines(entry["log"], seat_index)}}
         for seat_index, view in zip(seat_indexes, views, strict=True)
     ]
+
+
+def latest_entry(game):
+    """The stored log entry of the game's latest move (``{"ply", "seat", "log"}``), or None."""
+    from games.models import Move
+
+    return (Move.objects.filter(game_id=game.pk, ply=game.version - 1)
+            .values("ply", "seat", "log").first()) if game.version else None
 
 
 def state_frame(payload):
@@ -94,15 +114,19 @@ def state_frames(payloads):
     return [shared.encode({"type": "state", "game": payload}, 3) for payload in payloads]
 
 
-def game_events(*, game, seats):
-    """One event per seat group and one for the spectators, each with that group's view.
+def game_events(*, game, seats, entry=None):
+    """One event per seat group and one for the spectators, each with that group's view
+    (and the latest move's log ``entry``, when a move is what changed).
 
     ``user_ids`` (indexed by seat) lets a socket notice that its user's seat changed;
     ``version`` lets it drop a frame that a newer one overtook.
     """
+    if entry is None and game.version:
+        entry = latest_entry(game)
     user_ids = [seat.user_id for seat in seats]
     seat_indexes = [seat.index for seat in seats] + [None]
-    frames = state_frames(game_payloads(game=game, seats=seats, seat_indexes=seat_indexes))
+    frames = state_frames(game_payloads(game=game, seats=seats, seat_indexes=seat_indexes,
+                                        entry=entry))
     return [
         (group_for(game.pk, seat_index),
          {"type": EVENT_STATE, "frame": frame, "version": game.version, "user_ids": user_ids})

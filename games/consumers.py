@@ -2,8 +2,10 @@
 
 Protocol (JSON text frames):
   client -> server  {"type": "move", "move": {...}, "version": N, "ref": "..."}
-                    {"type": "sync"}
+                    {"type": "sync"}                        a fresh state frame, please
+                    {"type": "log"}                         the whole game log, please
   server -> client  {"type": "state", "game": {...}}        on connect and after every change
+                    {"type": "log", "entries": [...]}       after the first state, and on request
                     {"type": "ack", "ref": "...", "version": N}
                     {"type": "error", "code": "...", "message": "...", "ref": "..."}
   A mover's new state frame usually arrives before its ack; a state frame is never older
@@ -24,7 +26,7 @@ from games import services
 from games.access import game_can_watch
 from games.broadcast import group_for, state_frame
 from games.models import Game
-from games.selectors import game_frame
+from games.selectors import game_frame, game_log
 from gerrymander_site.sockets import AsyncSocketConsumer, db_call
 
 MAX_FRAME_BYTES = 16 * 1024
@@ -55,8 +57,8 @@ def parse_frame(text):
     if ref is not None and not (isinstance(ref, str) and len(ref) <= 64):
         raise FrameError("\"ref\" must be a short string.")
     kind = frame.get("type")
-    if kind == "sync":
-        return "sync", {"ref": ref}
+    if kind in ("sync", "log"):
+        return kind, {"ref": ref}
     if kind == "move":
         version = frame.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 0:
@@ -65,7 +67,7 @@ def parse_frame(text):
         if not isinstance(move, dict):
             raise FrameError("A move needs a \"move\" object.", ref)
         return "move", {"ref": ref, "version": version, "move": move}
-    raise FrameError("Unknown message type; expected \"move\" or \"sync\".", ref)
+    raise FrameError("Unknown message type; expected \"move\", \"sync\" or \"log\".", ref)
 
 
 @db_call
@@ -78,6 +80,12 @@ def _frame(game_id, user, *, first=False):
     if first:
         services.game_bots_resume_stalled(game_ids=[game_id])
     return game_frame(game=game, user=user)
+
+
+@db_call
+def _log(game_id, seat_index):
+    game = Game.objects.filter(pk=game_id).first()
+    return [] if game is None else game_log(game=game, seat_index=seat_index)
 
 
 @db_call
@@ -112,6 +120,10 @@ class GameConsumer(AsyncSocketConsumer):
             return
         await self.accept()
         await self._send_state(frame)
+        await self._send_log()
+
+    async def _send_log(self):
+        await self.send_frame({"type": "log", "entries": await _log(self.game_id, self.seat)})
 
     async def _send_fresh_state(self):
         frame = await _frame(self.game_id, self.user)
@@ -144,6 +156,9 @@ class GameConsumer(AsyncSocketConsumer):
             return
         if kind == "sync":
             await self._send_fresh_state()
+            return
+        if kind == "log":
+            await self._send_log()
             return
         if self.seat is None:
             await self.send_frame({"type": "error", "code": "spectator",

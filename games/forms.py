@@ -1,18 +1,93 @@
+"""Choosing a game: one form base for the lobby and the assignment form.
+
+The game and its mode are one select ("kind:mode", grouped by game); each option a game
+declares gets its own field (``opt__<kind>__<key>``), which the page shows only for the chosen
+game and mode (``static/games/js/game-form.js``); the server ignores the others.
+"""
+
 from django import forms
 
+from games.catalog import mode_choices, mode_key, mode_split, option_value
+from games.engine import IllegalMove, get_rules, kinds
 from games.models import Seat
 
-MODES = [
-    ("2", "2 players"),
-    ("3", "3 players"),
-    ("4", "4 players"),
-    ("solo-easy", "Solo: easy (win as many districts as you can)"),
-    ("solo-competitive", "Solo: competitive districts (tie every district)"),
-]
+
+def option_field_name(kind, key):
+    return f"opt__{kind}__{key}"
 
 
-class GameCreateForm(forms.Form):
-    mode = forms.ChoiceField(choices=MODES, initial="2", label="Game")
+class GameChoiceForm(forms.Form):
+    """``game`` (a mode of a registered game) and every game's option fields.  After
+    ``is_valid()``, ``cleaned_data["kind"]``, ``["mode"]`` and ``["options"]`` (the chosen
+    options that apply to that mode) are set, and the engine has accepted them."""
+
+    solo_modes = True  # may a solo mode be chosen here
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = mode_choices(solo=self.solo_modes)
+        first = choices[0][1][0][0] if choices else ""
+        self.fields = {
+            "game": forms.ChoiceField(choices=choices, initial=first, label="Game",
+                                      widget=forms.Select(attrs={"data-game-select": ""})),
+            **self.fields,
+        }
+        for kind in kinds():
+            for option in get_rules(kind).options:
+                self.fields[option_field_name(kind, option.key)] = forms.ChoiceField(
+                    choices=[(str(v), label) for v, label in option.choices],
+                    initial=str(option.default), required=False, label=option.label,
+                    help_text=option.help,
+                    widget=forms.Select(attrs={
+                        "data-game-option": kind,
+                        "data-modes": ",".join(option.modes),
+                    }),
+                )
+
+    def option_fields(self):
+        """The bound option fields (templates render them after the game select)."""
+        return [self[name] for name in self.fields if name.startswith("opt__")]
+
+    def other_fields(self):
+        return [self[name] for name in self.fields
+                if name != "game" and not name.startswith("opt__")]
+
+    def clean(self):
+        data = super().clean()
+        picked = mode_split(data.get("game"))
+        if picked is None:
+            if "game" not in self.errors:
+                self.add_error("game", "Choose one of the games.")
+            return data
+        kind, mode = picked
+        rules = get_rules(kind)
+        options = {}
+        for option in rules.options:
+            if option.applies_to(mode):
+                raw = data.get(option_field_name(kind, option.key))
+                value = option.default if raw in (None, "") else option_value(option, raw)
+                if value is None:
+                    self.add_error(option_field_name(kind, option.key),
+                                   f"Choose one of the choices for {option.label.lower()}.")
+                    return data
+                options[option.key] = value
+        try:
+            rules.seat_count(rules.mode_options(mode, options))
+        except IllegalMove as exc:
+            self.add_error("game", exc.message)
+            return data
+        data.update(kind=kind, mode=mode, options=options,
+                    solo=rules.mode(mode).solo, players_max=rules.players_max)
+        return data
+
+    def engine_options(self):
+        data = self.cleaned_data
+        return get_rules(data["kind"]).mode_options(data["mode"], data["options"])
+
+
+class GameCreateForm(GameChoiceForm):
+    """The lobby: a game to play now, with bots or classmates."""
+
     bots = forms.ChoiceField(
         choices=[("", "No: wait for classmates")] + list(Seat.BotLevel.choices),
         required=False,
@@ -21,22 +96,15 @@ class GameCreateForm(forms.Form):
     watch = forms.BooleanField(
         required=False, label="Just watch: bots take every seat (pick their level above)"
     )
-    party = forms.ChoiceField(
-        choices=[("1", "Blue Donkeys"), ("0", "Red Elephants")], initial="1",
-        required=False, label="Your party (solo)",
-    )
 
     def clean(self):
         data = super().clean()
-        if data.get("watch"):
-            if str(data.get("mode", "")).startswith("solo"):
+        if data.get("watch") and "kind" in data:
+            if data["solo"]:
                 self.add_error("watch", "Bots play the multiplayer games, not the solo ones.")
             elif not data.get("bots"):
                 self.add_error("bots", "Pick the bots' level to watch them play.")
         return data
 
-    def engine_options(self):
-        mode = self.cleaned_data["mode"]
-        if mode.startswith("solo"):
-            return {"mode": mode, "party": int(self.cleaned_data.get("party") or 1)}
-        return {"players": int(mode)}
+
+__all__ = ["GameChoiceForm", "GameCreateForm", "mode_key", "option_field_name"]

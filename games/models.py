@@ -11,22 +11,24 @@ from django.urls import reverse
 
 
 class Game(models.Model):
-    class Kind(models.TextChoices):
-        MAPMAKER = "mapmaker", "Mapmaker: The Gerrymandering Game"
-
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for players"
         ACTIVE = "active", "In play"
         PAUSED = "paused", "Paused"
         FINISHED = "finished", "Finished"
 
-    kind = models.CharField(max_length=32, choices=Kind.choices)
+    # A registered game (``games.engine.kinds()``); its title comes from the engine.
+    kind = models.CharField(max_length=32)
     options = models.JSONField(default=dict, blank=True)
     # The seed never leaves the server: it decides hidden setup (RULINGS.md, "All games").
     seed = models.CharField(max_length=64)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
+    # The version at which the current step began.  Usually the version itself; in a
+    # simultaneous step (several seats to move) every seat may still move on the board as it
+    # was at any version since then (see ``services.move_submit``).
+    step_version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     # Listed in the lobby's open games (classroom tables are not: they are seated by the teacher).
     lobby = models.BooleanField(default=False)
@@ -43,10 +45,17 @@ class Game(models.Model):
         indexes = [models.Index(fields=["status"])]
 
     def __str__(self):
-        return f"{self.get_kind_display()} #{self.pk}"
+        return f"{self.title} #{self.pk}"
 
     def get_absolute_url(self):
         return reverse("games:detail", args=[self.pk])
+
+    @property
+    def title(self):
+        from games.engine import RULES
+
+        rules = RULES.get(self.kind)
+        return rules.title if rules else self.kind
 
     @property
     def is_open(self):
@@ -108,6 +117,10 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()
     by_bot = models.BooleanField(default=False)
+    # The game-log lines of this move per viewer, names filled in when it was made:
+    # {"<seat>": [...], "s": [...] (spectators)}, or {"*": [...]} when every viewer reads the
+    # same.  Derived data (``rules.describe``), kept so the log never needs a replay.
+    log = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

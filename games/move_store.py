@@ -51,15 +51,15 @@ def game_lock_with_seats(game_id):
     return game, seats
 
 
-def move_append(*, game, ply, seat, move, by_bot, fields):
-    """Append move ``ply`` to the log and save ``fields`` of ``game`` (as ``save(
-    update_fields=fields)`` would).  A second writer of the same ply hits the unique
-    constraint (``IntegrityError``)."""
+def move_append(*, game, ply, seat, move, by_bot, log, fields):
+    """Append move ``ply`` (with its game-log lines ``log``) to the log and save ``fields`` of
+    ``game`` (as ``save(update_fields=fields)`` would).  A second writer of the same ply hits
+    the unique constraint (``IntegrityError``)."""
     ops = connection.ops
     with connection.cursor() as cursor:
         cursor.execute(_sql("insert"), [
             game.pk, ply, seat, ops.adapt_json_value(move, None), by_bot,
-            ops.adapt_datetimefield_value(timezone.now()),
+            ops.adapt_datetimefield_value(timezone.now()), ops.adapt_json_value(log, None),
         ])
         values = [_db_value(Game._meta.get_field(name), getattr(game, name)) for name in fields]
         cursor.execute(_update_sql(tuple(fields)), [*values, game.pk])
@@ -118,8 +118,9 @@ def _build_sql(name):
             f"WHERE s.{_col(Seat, 'game')} = %s ORDER BY s.{_col(Seat, 'index')}"
         )
     if name == "insert":
-        cols = ", ".join(_col(Move, f) for f in ("game", "ply", "seat", "move", "by_bot", "created_at"))
-        return f"INSERT INTO {_q(Move._meta.db_table)} ({cols}) VALUES (%s, %s, %s, %s, %s, %s)"
+        cols = ", ".join(_col(Move, f) for f in ("game", "ply", "seat", "move", "by_bot",
+                                                 "created_at", "log"))
+        return f"INSERT INTO {_q(Move._meta.db_table)} ({cols}) VALUES (%s, %s, %s, %s, %s, %s, %s)"
     raise ValueError(name)
 
 

@@ -2,8 +2,9 @@
 
 ``move_submit`` is the one write path for moves: in one transaction it locks the game row,
 checks the expected version and the seat, asks the engine to apply the move, appends it to
-the move log and saves the snapshot.  Only after the commit are the per-seat views broadcast,
-listeners told (``game_changed``) and bots scheduled - never for a move that rolled back.
+the move log (with its game-log lines per viewer) and saves the snapshot.  Only after the
+commit are the per-seat views broadcast, listeners told (``game_changed``) and bots
+scheduled - never for a move that rolled back.
 Those after-commit steps are "robust": if one fails it is logged, and the committed move
 still stands and is reported as accepted.
 """
@@ -11,6 +12,7 @@ still stands and is reported as accepted.
 import hashlib
 import json
 import logging
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -54,23 +56,22 @@ class SeatSpec:
 
 
 def seats_needed(*, kind, options):
-    """How many seats a game with these options has (the engine decides)."""
-    rules = get_rules(kind)
-    state = rules.setup(options, 0)
-    return len(state_party_seats(rules, state))
-
-
-def state_party_seats(rules, state):
-    return rules.view(state, None)["party_of_seat"]
+    """How many seats a game with these options has (the engine decides).  ``GameError``
+    for options the engine refuses."""
+    try:
+        return get_rules(kind).seat_count(dict(options))
+    except IllegalMove as exc:
+        raise GameError(exc.message, code=exc.code) from exc
 
 
 def _new_seed():
     return secrets.token_hex(16)
 
 
-def bot_seed(*, game, ply, seat_index):
-    """A bot's randomness for one decision: fixed by the game's seed, the ply and the seat."""
-    digest = hashlib.sha256(f"{game.seed}:{ply}:{seat_index}".encode()).digest()
+def bot_seed(*, game, step, seat_index):
+    """A bot's randomness for one decision: fixed by the game's seed, the step and the seat
+    (not by moves other seats made in the same simultaneous step)."""
+    digest = hashlib.sha256(f"{game.seed}:{step}:{seat_index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
@@ -87,7 +88,7 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None, lobby=
         state = rules.setup(dict(options), seed)
     except IllegalMove as exc:
         raise GameError(exc.message, code=exc.code) from exc
-    count = len(state_party_seats(rules, state))
+    count = rules.seat_count(dict(options))
     seats = list(seats or [])
     if len(seats) > count:
         raise GameError(f"This game has {count} seats, not {len(seats)}.", code="seats")
@@ -190,13 +191,18 @@ def game_set_paused(*, game_id, paused):
     return game
 
 
-def move_submit(*, game_id, seat_index, move, expected_version, user=None):
+def move_submit(*, game_id, seat_index, move, expected_version, user=None, auth_check=None):
     """Apply ``move`` for ``seat_index``: by ``user`` if given (must hold the seat), else a bot.
 
-    Returns the updated ``Game``.  Raises ``StaleVersion`` when ``expected_version`` is not
-    the current version (someone moved first), ``SeatError`` when the caller does not hold the
-    seat, ``MoveRejected`` for a move the engine or the game status refuses.  A rejected move
-    changes nothing.
+    ``expected_version`` is the version of the board the move was made on: the current one,
+    or, while a simultaneous step is open (several seats to move at once), any version since
+    that step began - the others' moves in between only said that they had moved.
+    ``auth_check(user)`` (optional) is asked under the lock whether the mover's session still
+    stands (a socket checks its session's password hash and ``is_active``).
+
+    Returns the updated ``Game``.  Raises ``StaleVersion`` when the board changed under the
+    move, ``SeatError`` when the caller does not hold the seat, ``MoveRejected`` for a move the
+    engine or the game status refuses.  A rejected move changes nothing.
     """
     # The row lock orders writers on PostgreSQL and IMMEDIATE transactions do on SQLite, so the
     # unique ply only trips on a writer that bypassed both; either way the game moved on.
@@ -212,38 +218,88 @@ def move_submit(*, game_id, seat_index, move, expected_version, user=None):
                 raise SeatError("That is not your seat.", code="not_your_seat")
             if user is None and not seat.is_bot:
                 raise SeatError("That seat is not played by a bot.", code="not_your_seat")
+            if auth_check is not None and not auth_check(seat.user):
+                raise SeatError("You have been signed out; sign in again to play.",
+                                code="signed_out")
             if game.status != Game.Status.ACTIVE:
                 raise MoveRejected(_STATUS_MESSAGES[game.status], code=f"game_{game.status}")
             if len(json.dumps(move)) > MAX_MOVE_BYTES:
                 raise MoveRejected("That move is far too large to be a real move.", code="bad_move")
-            if expected_version != game.version:
+            if not game.step_version <= expected_version <= game.version:
                 raise StaleVersion("The game moved on before your move arrived; here is the board now.")
             rules = get_rules(game.kind)
-            to_move_before = rules.to_move(game.state)
+            before = game.state
+            to_move_before = rules.to_move(before)
             try:
-                state = rules.apply(game.state, seat_index, move)
+                state = rules.apply(before, seat_index, move)
             except IllegalMove as exc:
                 raise MoveRejected(exc.message, code=exc.code) from exc
             ply, now = game.version, timezone.now()
+            to_move_after = rules.to_move(state)
             game.state = state
             game.version += 1
             game.last_move_at = now
             fields = ["state", "version", "last_move_at"]
+            new_step = not _step_continues(rules, seat_index, to_move_before, to_move_after)
+            if new_step:
+                game.step_version = game.version
+                fields.append("step_version")
             if rules.is_over(state):
                 game.status = Game.Status.FINISHED
                 game.result = rules.result(state)
                 game.finished_at = now
                 fields += ["status", "result", "finished_at"]
+            log = move_log(rules=rules, seats=seats, before=before, move=move, after=state,
+                           seat_index=seat_index)
             move_store.move_append(game=game, ply=ply, seat=seat_index, move=move,
-                                   by_bot=user is None, fields=fields)
-            turn_kept = game.status == Game.Status.ACTIVE and rules.to_move(state) == to_move_before
+                                   by_bot=user is None, log=log, fields=fields)
+            turn_kept = game.status == Game.Status.ACTIVE and to_move_after == to_move_before
+            entry = {"ply": ply, "seat": seat_index, "log": log}
             transaction.on_commit(
-                lambda: _after_commit(game.pk, game=game, seats=seats, turn_kept=turn_kept),
+                lambda: _after_commit(game.pk, game=game, seats=seats, turn_kept=turn_kept,
+                                      entry=entry, bots=new_step),
                 robust=True,
             )
     except IntegrityError:
         raise StaleVersion("The game moved on before your move arrived; here is the board now.") from None
     return game
+
+
+def _step_continues(rules, seat_index, before, after):
+    """A simultaneous step goes on while the seats it waits for only drop the one that moved:
+    their boards are unchanged but for "that seat has moved"."""
+    return (rules.simultaneous and len(before) > 1 and seat_index in before
+            and set(after) == set(before) - {seat_index})
+
+
+def move_log(*, rules, seats, before, move, after, seat_index):
+    """The game-log lines of one move for every viewer (each seat, and "s" for spectators),
+    with the players' names filled in; ``{"*": lines}`` when every viewer reads the same."""
+    names = {seat.index: seat.display_name for seat in seats}
+    viewers = [seat.index for seat in seats] + [None]
+    out = {}
+    for viewer in viewers:
+        lines = rules.describe(before, move, after, seat_index, viewer)
+        out["s" if viewer is None else str(viewer)] = [_fill_names(line, names) for line in lines]
+    first = next(iter(out.values()))
+    if all(lines == first for lines in out.values()):
+        return {"*": first}
+    return out
+
+
+_SEAT_REF = re.compile(r"\{seat:(\d+)\}")
+
+
+def _fill_names(line, names):
+    return _SEAT_REF.sub(lambda m: names.get(int(m.group(1)), f"Player {int(m.group(1)) + 1}"),
+                         line)
+
+
+def log_lines(log, viewer):
+    """The lines of a stored move log that ``viewer`` (a seat index or None) may read."""
+    if "*" in log:
+        return log["*"]
+    return log.get("s" if viewer is None else str(viewer), [])
 
 
 _STATUS_MESSAGES = {
@@ -253,23 +309,25 @@ _STATUS_MESSAGES = {
 }
 
 
-def _after_commit(game_id, *, game=None, seats=None, turn_kept=False):
+def _after_commit(game_id, *, game=None, seats=None, turn_kept=False, entry=None, bots=True):
     """Broadcast fresh views, tell listeners, schedule bots: only for committed changes.
 
-    ``move_submit`` passes the game and seats it saved under the row lock; other services let
-    this re-read them.
+    ``move_submit`` passes the game and seats it saved under the row lock, the move's log
+    ``entry``, and ``bots=False`` when a simultaneous step goes on (its bots are already
+    scheduled, once each); other services let this re-read the game.
     """
     if game is None:
         game = Game.objects.get(pk=game_id)
         seats = list(game.seats.select_related("user").order_by("index"))
     # The players' views leave first (that is what a player waits for), then the dashboards.
-    for name, events in (("views", lambda: game_events(game=game, seats=seats)),
+    for name, events in (("views", lambda: game_events(game=game, seats=seats, entry=entry)),
                          ("listeners", lambda: _listener_events(game, seats, turn_kept))):
         try:
             group_send_many(events())
         except Exception:  # a dead channel layer must not stall a bot
             logger.exception("broadcast of %s failed for game %s", name, game.pk)
-    bot_runner.bot_turns_schedule(game=game, seats=seats)
+    if bots:
+        bot_runner.bot_turns_schedule(game=game, seats=seats)
 
 
 def _listener_events(game, seats, turn_kept):
@@ -306,31 +364,34 @@ def game_bots_resume_stalled(*, game_ids=None, idle_s=None):
             if bot_runner.bot_turns_schedule(game=game, seats=list(game.seats.all()))]
 
 
-def bot_move_play(*, game_id, ply, seat_index):
-    """Play one bot move if the game still waits for this bot at this ply (idempotent).
+def bot_move_play(*, game_id, step, seat_index):
+    """Play one bot move if the game's current step (begun at version ``step``) still waits
+    for this bot (idempotent).
 
     Called by the Celery task and by the in-process runner alike.  Returns what happened:
     "moved", or why nothing was done.
     """
+    from django.conf import settings
+
     from games.bots import get_bot
 
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.ACTIVE or game.version != ply:
+    if game is None or game.status != Game.Status.ACTIVE or game.step_version != step:
         return "stale"
     seat = game.seats.filter(index=seat_index).first()
     rules = get_rules(game.kind)
     if seat is None or not seat.is_bot or seat_index not in rules.to_move(game.state):
         return "not_bot_turn"
     bot = get_bot(game.kind, seat.bot_level)
-    from django.conf import settings
-
     # The bot gets its seat's view only: it cannot use what its seat cannot see.
     move = bot.choose(
         rules.view(game.state, seat_index), seat_index,
-        seed=bot_seed(game=game, ply=ply, seat_index=seat_index), budget_s=settings.BOT_BUDGET_S,
+        seed=bot_seed(game=game, step=step, seat_index=seat_index),
+        budget_s=settings.BOT_BUDGET_S,
     )
     try:
-        move_submit(game_id=game_id, seat_index=seat_index, move=move, expected_version=ply)
+        move_submit(game_id=game_id, seat_index=seat_index, move=move,
+                    expected_version=game.version)
     except StaleVersion:
         return "stale"
     except (MoveRejected, SeatError) as exc:

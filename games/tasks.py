@@ -20,9 +20,10 @@ from games import services
     retry_jitter=True,
     max_retries=8,
 )
-def bot_move_play(*, game_id, ply, seat_index):
-    """Play the bot's move for ``game_id`` at ``ply`` if it is still due (idempotent)."""
-    return services.bot_move_play(game_id=game_id, ply=ply, seat_index=seat_index)
+def bot_move_play(*, game_id, step, seat_index):
+    """Play the bot's move for ``game_id`` in the step begun at version ``step`` if it is
+    still due (idempotent)."""
+    return services.bot_move_play(game_id=game_id, step=step, seat_index=seat_index)
 
 
 @worker_ready.connect

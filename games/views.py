@@ -10,7 +10,7 @@ from games import services
 from games.access import game_can_join, game_can_watch
 from games.forms import GameCreateForm
 from games.models import Game
-from games.selectors import game_frame, games_of_user, open_games
+from games.selectors import game_frame, game_meta, games_of_user, open_games
 
 
 @login_required
@@ -18,17 +18,21 @@ def lobby(request):
     if request.method == "POST":
         form = GameCreateForm(request.POST)
         if form.is_valid():
-            options = form.engine_options()
+            kind, options = form.cleaned_data["kind"], form.engine_options()
             bots = form.cleaned_data.get("bots") or ""
-            count = services.seats_needed(kind="mapmaker", options=options)
-            humans = [] if form.cleaned_data.get("watch") else [services.SeatSpec(user=request.user)]
-            seats = humans + [
-                services.SeatSpec(bot_level=bots) for _ in range(count - len(humans))
-            ]
-            game = services.game_create(
-                kind="mapmaker", options=options, created_by=request.user, seats=seats, lobby=True
-            )
-            return redirect(game)
+            try:
+                count = services.seats_needed(kind=kind, options=options)
+                humans = [] if form.cleaned_data.get("watch") \
+                    else [services.SeatSpec(user=request.user)]
+                seats = humans + [
+                    services.SeatSpec(bot_level=bots) for _ in range(count - len(humans))
+                ]
+                game = services.game_create(kind=kind, options=options,
+                                            created_by=request.user, seats=seats, lobby=True)
+            except services.GameError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect(game)
     else:
         form = GameCreateForm()
     return render(
@@ -55,6 +59,8 @@ def game_detail(request, game_id):
             "game": game,
             "game_id": game.pk,
             "initial": frame,
+            "meta": game_meta(game.kind),
+            "board_module": f"games/js/{game.kind}-board.js",
             "ws_path": f"/ws/games/{game.pk}/",
             # joining follows the watching rules, checked above
             "can_join": game.is_open and frame["seat"] is None,

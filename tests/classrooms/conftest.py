@@ -59,10 +59,10 @@ def build_school():
     class_b = services.classroom_create(teacher=teach_b, name="7B")
     join(class_a, ana, ben)
     join(class_b, eve)
-    assignment = services.assignment_create(classroom=class_a, title="Lesson 1", mode="2",
+    assignment = services.assignment_create(classroom=class_a, title="Lesson 1", kind="mapmaker", mode="2",
                                             table_size=2, grouping="random", bot_level="")
     table = assignment.tables.get()
-    assignment_b = services.assignment_create(classroom=class_b, title="B lesson", mode="solo-easy",
+    assignment_b = services.assignment_create(classroom=class_b, title="B lesson", kind="mapmaker", mode="solo-easy",
                                               grouping="random")
     return SimpleNamespace(
         teach_a=teach_a, teach_b=teach_b, admin=admin, ana=ana, ben=ben, eve=eve,

@@ -99,7 +99,7 @@ def test_whole_lesson(browser, live_server_url):
         teacher_page.goto(class_url)
         teacher_page.click("#new-assignment")
         teacher_page.fill("#id_title", "Lesson, part 1")
-        teacher_page.select_option("#id_mode", "2")
+        teacher_page.select_option("#id_game", "mapmaker:2")
         teacher_page.fill("#id_table_size", "2")
         teacher_page.select_option("#id_grouping", "random")
         teacher_page.select_option("#id_bot_level", "")

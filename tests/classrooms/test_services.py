@@ -6,6 +6,7 @@ from django.contrib.auth import authenticate
 from classrooms import selectors, services
 from classrooms.models import JOIN_CODE_ALPHABET, Assignment, AssignmentGame, Membership
 from classrooms.services import ClassroomError
+from games.engine import get_rules
 from games.models import Game
 
 from .conftest import join, make_teacher, make_user, play_to_end
@@ -103,7 +104,7 @@ def test_random_assignment_makes_balanced_tables_with_bots():
     classroom = services.classroom_create(teacher=teacher, name="7C")
     students = [make_user(f"s{i}") for i in range(7)]
     join(classroom, *students)
-    assignment = services.assignment_create(classroom=classroom, title="Maps", mode="4",
+    assignment = services.assignment_create(classroom=classroom, title="Maps", kind="mapmaker", mode="4",
                                             table_size=3, grouping="random", bot_level="easy")
     assert assignment.status == Assignment.Status.STARTED
     tables = list(assignment.tables.select_related("game"))
@@ -122,11 +123,11 @@ def test_random_assignment_makes_balanced_tables_with_bots():
 def test_assignment_validation():
     classroom = services.classroom_create(teacher=make_teacher("t"), name="7C")
     with pytest.raises(ClassroomError):
-        services.assignment_create(classroom=classroom, title="x", mode="9")
+        services.assignment_create(classroom=classroom, title="x", kind="mapmaker", mode="9")
     with pytest.raises(ClassroomError):
-        services.assignment_create(classroom=classroom, title="x", mode="2", table_size=3)
+        services.assignment_create(classroom=classroom, title="x", kind="mapmaker", mode="2", table_size=3)
     with pytest.raises(ClassroomError) as err:
-        services.assignment_create(classroom=classroom, title="x", mode="2")
+        services.assignment_create(classroom=classroom, title="x", kind="mapmaker", mode="2")
     assert err.value.code == "no_students"
 
 
@@ -134,7 +135,7 @@ def test_manual_grouping_starts_with_the_teachers_tables(school):
     extra = make_user("cara")
     join(school.class_a, extra)
     assignment = services.assignment_create(classroom=school.class_a, title="Manual",
-                                            mode="2", table_size=2, grouping="manual",
+                                            kind="mapmaker", mode="2", table_size=2, grouping="manual",
                                             bot_level="medium")
     assert assignment.status == Assignment.Status.DRAFT and not assignment.tables.exists()
     with pytest.raises(ClassroomError):  # a student of another class
@@ -156,7 +157,7 @@ def test_manual_grouping_starts_with_the_teachers_tables(school):
 def test_seat_to_bot_and_back_and_move_between_tables(school):
     extra = make_user("cara")
     join(school.class_a, extra)
-    assignment = services.assignment_create(classroom=school.class_a, title="Moves", mode="2",
+    assignment = services.assignment_create(classroom=school.class_a, title="Moves", kind="mapmaker", mode="2",
                                             table_size=1, grouping="manual", bot_level="easy")
     services.assignment_start(assignment=assignment,
                               tables=[[school.ana.pk], [school.ben.pk], [extra.pk]])
@@ -222,9 +223,9 @@ def test_my_game_rows_say_what_matters(school):
     w_user = game.seats.get(index=winner).user
     l_user = game.seats.get(index=loser).user
     text = selectors.my_game_row(game=game, user=w_user)["text"]
-    assert text.startswith(
-        f"finished - you won {entries[winner]['districts']} districts to {entries[loser]['districts']}")
-    assert selectors.my_game_row(game=game, user=l_user)["text"].startswith("finished - you lost")
+    assert text == f"finished - you won ({selectors.decided_by_label(game)})"
+    assert selectors.my_game_row(game=game, user=l_user)["text"] == \
+        "finished - you lost: 2nd of 2"
 
 
 def test_results_per_assignment_and_per_student(school):
@@ -233,16 +234,19 @@ def test_results_per_assignment_and_per_student(school):
     assert len(rows) == 2
     winners = [r for r in rows if r["won"]]
     assert winners and all(r["winners"] for r in rows)
-    assert {r["party"] for r in rows} == {"Red Elephants", "Blue Donkeys"}
-    assert all(isinstance(r["districts"], int) for r in rows)
-    assert rows[0]["decided_by"] in selectors.DECIDED_BY.values()
+    figures = [{i["key"]: i["value"] for i in r["summary"]} for r in rows]
+    assert {f["party"] for f in figures} == {"Red Elephants", "Blue Donkeys"}
+    assert all(isinstance(f["districts"], int) for f in figures)
+    assert selectors.summary_labels(rows) == ["Party", "Districts", "Swing counties",
+                                              "Own votes in own districts"]
+    assert rows[0]["decided_by"] in get_rules("mapmaker").decided_by.values()
     per_student = selectors.student_result_rows(classroom=school.class_a)
     assert {r["student"] for r in per_student} == {"Ana María", "Ben, Jr."}
     totals = selectors.student_totals(per_student)
     assert sum(t["wins"] for t in totals) >= 1
     dash = selectors.dashboard_row(table=school.table)
     assert dash["finished"] and dash["winners"]
-    assert sum(dash["district_counts"]) == sum(r["districts"] for r in rows)
+    assert [p["summary"] for p in dash["players"]] == [r["summary"] for r in rows]
 
 
 def test_tables_propose_sizes_differ_by_at_most_one():
@@ -355,7 +359,7 @@ def _take_seat_meanwhile(monkeypatch, game, index, user):
 
 
 def _one_per_table(school, *students):
-    assignment = services.assignment_create(classroom=school.class_a, title="Race", mode="2",
+    assignment = services.assignment_create(classroom=school.class_a, title="Race", kind="mapmaker", mode="2",
                                             table_size=1, grouping="manual", bot_level="easy")
     services.assignment_start(assignment=assignment, tables=[[s.pk] for s in students])
     return assignment, list(assignment.tables.order_by("table").select_related("game"))
@@ -399,18 +403,18 @@ def test_no_bots_is_refused_when_a_table_would_have_empty_seats():
     classroom = services.classroom_create(teacher=make_teacher("t"), name="7C")
     join(classroom, *[make_user(f"s{i}") for i in range(3)])
     with pytest.raises(ClassroomError) as err:  # 3 students at 2-seat tables: 1 seat left open
-        services.assignment_create(classroom=classroom, title="Odd", mode="2", table_size=2,
+        services.assignment_create(classroom=classroom, title="Odd", kind="mapmaker", mode="2", table_size=2,
                                    grouping="random", bot_level="")
     assert err.value.code == "empty_seats"
     assert err.value.message == ("Choose a bot level to fill the 1 empty seat, or change the "
                                  "table size.")
     assert not Assignment.objects.filter(title="Odd").exists()  # nothing half-made
     with pytest.raises(ClassroomError) as err:  # 4-seat game, 3 a table: 2 tables, 5 empty
-        services.assignment_create(classroom=classroom, title="Odd", mode="4", table_size=2,
+        services.assignment_create(classroom=classroom, title="Odd", kind="mapmaker", mode="4", table_size=2,
                                    grouping="random", bot_level="")
     assert "fill the 5 empty seats" in err.value.message
     # manual tables: checked when they start
-    manual = services.assignment_create(classroom=classroom, title="Manual", mode="3",
+    manual = services.assignment_create(classroom=classroom, title="Manual", kind="mapmaker", mode="3",
                                         table_size=3, grouping="manual", bot_level="")
     students = [m.student_id for m in selectors.class_students(classroom=classroom)]
     with pytest.raises(ClassroomError) as err:
@@ -419,15 +423,23 @@ def test_no_bots_is_refused_when_a_table_would_have_empty_seats():
     services.assignment_start(assignment=manual, tables=[students])  # full: no bots needed
     assert manual.tables.get().game.status == Game.Status.ACTIVE
     # with bots the odd table is filled and starts
-    filled = services.assignment_create(classroom=classroom, title="Bots", mode="2",
+    filled = services.assignment_create(classroom=classroom, title="Bots", kind="mapmaker", mode="2",
                                         table_size=2, grouping="random", bot_level="easy")
     assert all(t.game.status == Game.Status.ACTIVE for t in filled.tables.all())
 
 
-def test_one_class_students_query_and_the_engines_party_names():
-    from games.engine import mapmaker_data
+def test_one_class_students_query_and_no_game_of_its_own():
+    """Classrooms show what the engines' contract returns; no code or page of theirs names
+    one game or its own keys."""
+    from pathlib import Path
+
+    import classrooms
 
     assert not hasattr(services, "class_students")  # selectors.class_students is the one
-    assert selectors.PARTY_NAMES is mapmaker_data.PARTY_NAMES
-    assert [selectors.party_name(i) for i in range(4)] == mapmaker_data.PARTY_NAMES
-    assert not hasattr(selectors, "PARTIES")
+    app = Path(classrooms.__file__).parent
+    for path in [*app.glob("*.py"), *app.glob("templates/**/*.html"), *app.glob("static/**/*.js")]:
+        text = path.read_text().lower()
+        for word in ("mapmaker", "party_name", "district", "swing count"):
+            assert word not in text, f"{path.name} mentions {word!r}"
+
+

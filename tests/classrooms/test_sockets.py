@@ -94,7 +94,7 @@ async def test_my_games_updates_live_and_shows_new_assignments(live_school):
 
     # a new assignment appears without reloading
     new = await database_sync_to_async(services.assignment_create)(
-        classroom=s.class_a, title="Solo practice", mode="solo-easy", grouping="random")
+        classroom=s.class_a, title="Solo practice", kind="mapmaker", mode="solo-easy", grouping="random")
     frame = await receive_until(comm, lambda f: f["type"] == "game"
                                 and f["row"]["title"].startswith("Solo practice"))
     assert frame["row"]["state"] == "your_turn"

@@ -129,7 +129,7 @@ def test_assignment_form_random_and_manual(client, school):
     client.force_login(school.teach_a)
     url = reverse("classrooms:assignment_create", args=[school.class_a.pk])
     assert client.get(url).status_code == 200
-    response = client.post(url, {"title": "Round 2", "mode": "2", "table_size": 1,
+    response = client.post(url, {"title": "Round 2", "game": "mapmaker:2", "table_size": 1,
                                  "grouping": "random", "bot_level": "easy", "due_at": ""})
     assignment = Assignment.objects.get(title="Round 2")
     assert response.url == reverse("classrooms:assignment_dashboard", args=[assignment.pk])
@@ -137,7 +137,7 @@ def test_assignment_form_random_and_manual(client, school):
     page = client.get(response.url)
     assert page.status_code == 200 and b'id="dashboard"' in page.content
 
-    response = client.post(url, {"title": "Hand made", "mode": "3", "table_size": 3,
+    response = client.post(url, {"title": "Hand made", "game": "mapmaker:3", "table_size": 3,
                                  "grouping": "manual", "bot_level": "hard"})
     manual = Assignment.objects.get(title="Hand made")
     assert response.url == reverse("classrooms:assignment_arrange", args=[manual.pk])
@@ -258,7 +258,7 @@ def test_signed_in_student_joins_a_second_class_with_the_code(client, school):
 def test_solo_assignment_forces_one_student_per_table(client, school):
     client.force_login(school.teach_a)
     client.post(reverse("classrooms:assignment_create", args=[school.class_a.pk]),
-                {"title": "Solo", "mode": "solo-competitive", "table_size": 3,
+                {"title": "Solo", "game": "mapmaker:solo-competitive", "table_size": 3,
                  "grouping": "random", "bot_level": ""})
     solo = Assignment.objects.get(title="Solo")
     assert solo.table_size == 1 and solo.tables.count() == 2
@@ -346,7 +346,7 @@ def test_assignment_form_refuses_no_bots_with_empty_seats(client, school):
     join(school.class_a, make_user("cara"))  # 3 students
     client.force_login(school.teach_a)
     url = reverse("classrooms:assignment_create", args=[school.class_a.pk])
-    response = client.post(url, {"title": "Odd", "mode": "2", "table_size": 2,
+    response = client.post(url, {"title": "Odd", "game": "mapmaker:2", "table_size": 2,
                                  "grouping": "random", "bot_level": ""})
     assert response.status_code == 200
     assert ("Choose a bot level to fill the 1 empty seat, or change the table size."

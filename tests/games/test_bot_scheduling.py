@@ -64,12 +64,12 @@ def test_bot_answers_a_human_move_in_process(bots_now):
 def test_bot_task_is_idempotent():
     ana = make_user("ana")  # bots are off: only the explicit calls below play
     game = make_game(ana, bots=("random",), options={"players": 2, "first_seat": 1})
-    assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=0) == "not_bot_turn"
-    assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=1) == "moved"
-    assert services.bot_move_play(game_id=game.pk, ply=0, seat_index=1) == "stale"
-    assert services.bot_move_play(game_id=game.pk + 99, ply=0, seat_index=1) == "stale"
+    assert services.bot_move_play(game_id=game.pk, step=0, seat_index=0) == "not_bot_turn"
+    assert services.bot_move_play(game_id=game.pk, step=0, seat_index=1) == "moved"
+    assert services.bot_move_play(game_id=game.pk, step=0, seat_index=1) == "stale"
+    assert services.bot_move_play(game_id=game.pk + 99, step=0, seat_index=1) == "stale"
     services.game_set_paused(game_id=game.pk, paused=True)
-    assert services.bot_move_play(game_id=game.pk, ply=1, seat_index=1) == "stale"
+    assert services.bot_move_play(game_id=game.pk, step=1, seat_index=1) == "stale"
     assert Move.objects.filter(game=game).count() == 1
 
 

@@ -37,10 +37,12 @@ async def receive(comm, timeout=5):
 
 
 async def connected(game_id, user):
-    """A socket of ``user``'s on the game, past its first state frame."""
+    """A socket of ``user``'s on the game, past its first state frame and the game log that
+    follows it."""
     comm = communicator(game_id, user)
     assert (await comm.connect())[0]
     await receive_type(comm, "state")
+    assert (await receive(comm))["type"] == "log"
     return comm
 
 

@@ -223,7 +223,7 @@ def test_a_failing_listener_or_broadcast_does_not_undo_or_hide_a_committed_move(
     finally:
         game_changed.disconnect(dispatch_uid="test-broken")
     assert updated.version == 1 and Move.objects.filter(game=game).count() == 1
-    assert scheduled == [{"game_id": game.pk, "ply": 1, "seat_index": 1}]
+    assert scheduled == [{"game_id": game.pk, "step": 1, "seat_index": 1}]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -283,7 +283,7 @@ def test_a_ply_taken_behind_the_lock_reads_as_the_game_moved_on(players):
 def test_broadcast_frames_are_each_seats_own_frame_byte_for_byte(players, moves):
     """A broadcast encodes what the seats share once; every group must still get exactly the
     frame a fresh connect would send that seat (finished games included)."""
-    from games.broadcast import game_events, game_payload, state_frame
+    from games.broadcast import game_events, game_payload, latest_entry, state_frame
 
     ana, ben = players
     eve = make_user("eve")
@@ -302,5 +302,6 @@ def test_broadcast_frames_are_each_seats_own_frame_byte_for_byte(players, moves)
         f"game-{game.pk}-seat-0", f"game-{game.pk}-seat-1", f"game-{game.pk}-seat-2",
         f"game-{game.pk}-spectators"]
     for (_, event), seat_index in zip(events, [0, 1, 2, None], strict=True):
-        assert event["frame"] == state_frame(game_payload(game=game, seats=seats, seat_index=seat_index))
+        assert event["frame"] == state_frame(game_payload(
+            game=game, seats=seats, seat_index=seat_index, entry=latest_entry(game)))
     assert (game.status == Game.Status.FINISHED) == (moves == 400)

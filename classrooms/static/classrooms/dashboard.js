@@ -44,7 +44,9 @@ function seatControls(row, p) {
 function rowNode(row) {
   const players = row.players.map((p) =>
     el("div", { class: p.to_move ? "to-move" : null, "data-seat": p.index },
-      `${p.name} · ${p.party_name} · ${p.districts}`, " ", seatControls(row, p)));
+      el("span", { title: p.summary.map((i) => `${i.label}: ${i.value}`).join(", ") },
+        [p.name, ...p.summary.map((i) => String(i.value))].join(" · ")),
+      " ", seatControls(row, p)));
   let state = row.status_label;
   if (row.finished && row.winners.length) state = `Finished: ${row.winners.join(" & ")} won${row.decided_by ? ` (${row.decided_by})` : ""}`;
   return el("tr", { dataset: { tableId: row.table_id, gameId: row.game_id, status: row.status, version: row.version } },

@@ -1,4 +1,5 @@
-// SVG board for Mapmaker, drawn only from the engine view.
+// The Mapmaker board module: the SVG board, drawn only from the engine view, and the
+// Mapmaker parts of the game page (createBoard, at the end).
 //
 // Geometry: pointy-top hexes in axial coordinates (q, r), centre (0, 0).  The six neighbour
 // directions are (1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1).  An edge between two counties in
@@ -13,7 +14,8 @@
 //   [data-county="q,r"]                 a county group; [data-district="i"] when in a district
 //   [data-district-marker="i"]          the marker of completed district i
 
-export const SVG_NS = "http://www.w3.org/2000/svg";
+import { SVG_NS, h, plural } from "./ui.js";
+
 export const DIRECTIONS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 
 export const PARTIES = [
@@ -128,7 +130,6 @@ export class MapmakerBoard {
     this.focusKey = null;
     this.armedKey = null;
     this.lastPointerType = "mouse";
-    this.prevBorders = null;
     this.edgeNodes = new Map();
     this.edgeMid = new Map();
     this.svg = el("svg", {
@@ -179,11 +180,19 @@ export class MapmakerBoard {
     for (const m of view.legal_moves || []) {
       if (m.type === "border" && m.between) legal.add(edgeKey(m.between[0], m.between[1]));
     }
-    const newBorders = new Set();
-    if (this.prevBorders) {
-      for (const k of borders) if (!this.prevBorders.has(k)) newBorders.add(k);
-    }
-    this.prevBorders = borders;
+    // The borders of the turn in play and of the turn before it stay marked (a bot places
+    // four borders in two seconds; a glow would be gone before anyone saw it).
+    const turnOf = new Map();
+    const placed = view.borders || [];
+    const turns = view.border_turns;
+    const current = turns ? (view.turn && view.turn.number ? view.turn.number - 1 : 0) : null;
+    placed.forEach(([a, b], i) => {
+      const key = edgeKey(a, b);
+      if (turns) {
+        if (turns[i] === current) turnOf.set(key, "this-turn");
+        else if (turns[i] === current - 1) turnOf.set(key, "last-turn");
+      } else if (i === placed.length - 1) turnOf.set(key, "this-turn");
+    });
 
     // Edges: interior (free or border) and board edge.
     const interior = [];
@@ -284,8 +293,9 @@ export class MapmakerBoard {
       if (!borders.has(e.key)) continue;
       const s = sharedEdge(e.a, e.b);
       el("line", {
-        class: newBorders.has(e.key) ? "border new" : "border",
+        class: turnOf.has(e.key) ? `border ${turnOf.get(e.key)}` : "border",
         "data-border": e.key,
+        "data-turn-mark": turnOf.get(e.key) || null,
         x1: fmt(s.x1), y1: fmt(s.y1), x2: fmt(s.x2), y2: fmt(s.y2),
       }, gLines);
     }
@@ -492,4 +502,223 @@ export class MapmakerBoard {
     }
     return best;
   }
+}
+
+// --- The Mapmaker board module for the game page shell (static/games/js/game.js) ----------
+
+const DECIDED_BY = {
+  districts: "Decided by the number of districts won.",
+  swing_counties: "Decided by swing counties: the tied players had the same number of districts, so the one controlling more swing counties won.",
+  supreme_court: "Decided by the Supreme Court: still tied on swing counties, so the tied player with the fewest votes for their own party inside their own districts won.",
+  shared: "A shared win: the players were still tied after every tie-break.",
+};
+
+export function partyChip(party, label) {
+  const info = partyInfo(party);
+  return h("span", { class: `party-chip party-${party ?? "none"}` },
+    h("span", { class: "swatch", style: { background: info.color }, "aria-hidden": "true" }),
+    label ?? info.name);
+}
+
+function countsByParty(view) {
+  const counts = {};
+  (view.district_counts || []).forEach((n, p) => { counts[p] = n; });
+  return counts;
+}
+
+/** The Mapmaker part of the game page: the SVG board, the tie dialog, district counts, the
+ *  solo score and undo, the key and the how-to-play. */
+export function createBoard(container, page) {
+  const view = () => page.game.view || {};
+  const isSolo = () => String(view().mode || "").startsWith("solo");
+  const partyOfSeat = (seat) => {
+    const pos = view().party_of_seat;
+    return Array.isArray(pos) && pos[seat] !== undefined ? pos[seat] : seat;
+  };
+  const pending = () => view().pending_choice || null;
+  let tieDismissed = null; // version at which the player closed the tie dialog
+
+  const board = new MapmakerBoard(container, {
+    onEdge: (edge) => {
+      const why = page.refusal();
+      if (why) { page.showMessage(...why); return; }
+      if (pending()) { page.showMessage("First choose the winner of the tied district.", "pending_choice"); openTieDialog(true); return; }
+      // Illegal edges are sent too: the engine's message tells the student why.
+      if (page.send({ type: "border", between: edge.between }) && edge.legal) board.markPlacing(edge.key);
+    },
+    onHint: (text) => page.setHint(text),
+  });
+
+  // Key and how to play, under the board.
+  const legend = h("ul", { class: "legend", "aria-label": "Key" },
+    ...PARTIES.map((p, i) => h("li", { class: `legend-party legend-party-${i}` }, partyChip(i, p.name))),
+    h("li", {}, h("span", { class: "legend-swing", "aria-hidden": "true" }), "Swing county (0 or 1 vote)"),
+    h("li", {}, h("span", { class: "legend-border", "aria-hidden": "true" }), "District border"),
+    h("li", {}, h("span", { class: "legend-border legend-this-turn", "aria-hidden": "true" }), "Placed this turn"),
+    h("li", {}, h("span", { class: "legend-border legend-last-turn", "aria-hidden": "true" }), "Placed last turn"));
+  const help = h("details", { class: "help" },
+    h("summary", {}, "How to play"),
+    h("ul", {},
+      h("li", {}, "Place borders on the edges between counties. With a mouse, point at an edge to preview it and click to place it. On a tablet, tap an edge once to preview it and tap it again to place it."),
+      h("li", {}, "With a keyboard: press Tab to reach the board, move between edges with the arrow keys, and press Enter or Space to place a border."),
+      h("li", {}, "A closed-off group of at least 4 counties that cannot be split into two groups of 4 or more becomes a district. The party with the most votes wins it."),
+      h("li", {}, "Most districts wins. Ties are broken by swing counties (purple, worth 0 or 1), then by the Supreme Court rule.")));
+  page.addBoardExtra(legend);
+  page.addBoardExtra(help);
+
+  // Side cards: district counts, and the solo score with undo.
+  const counts = h("div", { id: "district-counts", class: "district-counts" });
+  const progress = h("p", { class: "progress-text", id: "district-progress" });
+  page.addPanelCard(h("section", { class: "card", "aria-labelledby": "counts-heading" },
+    h("h2", { id: "counts-heading" }, "Districts"), counts, progress));
+  const soloScore = h("span", { id: "solo-score", class: "solo-score-value" }, "0");
+  const soloDetail = h("p", { id: "solo-detail", class: "solo-detail" });
+  const undo = h("button", { type: "button", id: "undo-button", class: "button" }, "Undo last border");
+  const soloCard = h("section", { class: "card solo-card", "aria-labelledby": "solo-heading", hidden: true },
+    h("h2", { id: "solo-heading" }, "Your score"), h("p", { class: "solo-score" }, soloScore), soloDetail, undo);
+  page.addPanelCard(soloCard);
+  undo.addEventListener("click", () => { if (view().can_undo) page.send({ type: "undo" }); });
+
+  // The tie dialog: only for the player who closed the tied district.
+  const tieText = h("p", { id: "tie-text" });
+  const tieChoices = h("div", { id: "tie-choices", class: "tie-choices" });
+  const tieDialog = h("dialog", { id: "tie-dialog", class: "tie-dialog", "aria-labelledby": "tie-title", "aria-describedby": "tie-text" },
+    h("h2", { id: "tie-title" }, "It's a tie! You choose the winner"), tieText, tieChoices,
+    h("form", { method: "dialog", class: "tie-later" },
+      h("button", { class: "button button-quiet", value: "later" }, "Let me look at the board first")));
+  page.root.append(tieDialog);
+  tieDialog.addEventListener("close", () => {
+    if (tieDialog.returnValue === "later") tieDismissed = page.game.version;
+    page.render();
+  });
+
+  function openTieDialog(force = false) {
+    const pc = pending();
+    const game = page.game;
+    if (!pc || pc.seat !== page.mySeat() || game.status !== "active" || view().is_over) return;
+    if (!force && tieDismissed === game.version) return;
+    const d = (view().districts || [])[pc.district] || {};
+    const v = Array.isArray(d.votes) ? d.votes[pc.parties[0]] : undefined;
+    tieText.textContent = `You closed a district where ${pc.parties.map((p) => partyInfo(p).name).join(" and ")} are tied`
+      + (v !== undefined ? ` with ${plural(v, "vote", "votes")} each` : "")
+      + ". Pick the party that wins it (it can be yours, or not).";
+    tieChoices.replaceChildren(...pc.parties.map((p) => h("button", {
+      type: "button", class: `button party-button party-${p}`, dataset: { party: String(p) },
+      style: { "--party": partyInfo(p).color },
+      onclick: () => {
+        tieDismissed = null;
+        tieDialog.close("chosen");
+        page.send({ type: "choose_winner", party: p });
+      },
+    }, partyChip(p), p === partyOfSeat(page.mySeat()) ? " (you)" : "")));
+    if (!tieDialog.open) {
+      tieDialog.returnValue = "";
+      if (typeof tieDialog.showModal === "function") tieDialog.showModal();
+      else tieDialog.setAttribute("open", "");
+    }
+  }
+
+  function partiesInPlay() {
+    const v = view();
+    const set = new Set(v.parties || []);
+    return [...set].sort();
+  }
+
+  function renderCounts() {
+    const v = view();
+    const c = countsByParty(v);
+    const seatOfParty = {};
+    (v.party_of_seat || []).forEach((p, s) => { seatOfParty[p] = s; });
+    const rows = partiesInPlay().map((p) => {
+      const s = seatOfParty[p];
+      const seatRow = s !== undefined ? (page.game.seats || [])[s] : null;
+      const who = s !== undefined
+        ? (s === page.mySeat() ? "you" : (seatRow && seatRow.open ? "open seat" : page.seatName(s)))
+        : (isSolo() ? "other" : "");
+      return h("li", { class: "count-row", dataset: { party: String(p), count: String(c[p] || 0) } },
+        partyChip(p), who ? h("span", { class: "count-who" }, who) : null,
+        h("span", { class: "count-value", "aria-label": `${c[p] || 0} districts` }, String(c[p] || 0)));
+    });
+    const tied = (v.districts || []).filter((d) => d.winner === null || d.winner === undefined).length;
+    if (tied) {
+      rows.push(h("li", { class: "count-row", dataset: { party: "tied", count: String(tied) } },
+        h("span", { class: "party-chip" }, h("span", { class: "swatch swatch-tied", "aria-hidden": "true" }), "Tied"),
+        h("span", { class: "count-value" }, String(tied))));
+    }
+    counts.replaceChildren(h("ul", { class: "count-list" }, rows));
+    const total = (v.counties || []).length;
+    const inDistricts = (v.districts || []).reduce((n, d) => n + (d.counties || []).length, 0);
+    progress.replaceChildren(
+      `${plural((v.districts || []).length, "district", "districts")}; ${inDistricts} of ${total} counties districted.`,
+      h("progress", { max: String(total || 1), value: String(inDistricts), "aria-label": "Counties in districts" }));
+    const inPlay = new Set(partiesInPlay());
+    legend.querySelectorAll(".legend-party").forEach((li, i) => { li.hidden = !inPlay.has(i); });
+  }
+
+  function renderSolo(status) {
+    const v = view();
+    soloCard.hidden = !isSolo();
+    if (!isSolo()) return;
+    undo.hidden = status.mySeat === null;
+    soloScore.textContent = String(v.score ?? 0);
+    const districts = (v.districts || []).length;
+    if (v.mode === "solo-competitive") {
+      soloDetail.textContent = `10 points per district (${districts}) minus 1 per border (${v.borders_used ?? 0}). Every district must be tied.`;
+    } else {
+      const c = countsByParty(v);
+      const mine = partyOfSeat(status.mySeat ?? 0);
+      soloDetail.textContent = `Your districts (${c[mine] || 0}) minus the other party's (${c[mine === 0 ? 1 : 0] || 0}). Tied districts are not allowed.`;
+    }
+    if (v.stuck) page.setHint("Every border left would close a tied district: undo a border to go on.");
+    undo.disabled = !v.can_undo || status.busy || !status.connected || status.over || page.game.status !== "active";
+  }
+
+  return {
+    render(game, status) {
+      const v = view();
+      const pc = pending();
+      renderCounts();
+      renderSolo(status);
+      board.render(v, { interactive: status.canAct && !pc, highlightDistrict: pc ? pc.district : null });
+      if (pc && pc.seat === status.mySeat && game.status === "active" && !status.over) openTieDialog();
+      else if (tieDialog.open) tieDialog.close("gone");
+    },
+
+    turnDetail(game, status) {
+      const v = view();
+      const pc = pending();
+      if (pc) {
+        if (pc.seat !== status.mySeat) return h("p", {}, partyChip(partyOfSeat(pc.seat), page.seatName(pc.seat)), " is choosing the winner of a tied district.");
+        return h("div", {}, h("p", {}, "A tied district! Choose its winner."),
+          h("button", { type: "button", id: "tie-open", class: "button button-primary", onclick: () => openTieDialog(true) }, "Choose the district winner"));
+      }
+      if (isSolo()) return h("p", { id: "borders-left", class: "borders-left" }, `Borders placed: ${v.borders_used ?? 0}`);
+      const turn = v.turn;
+      if (!turn || typeof turn.borders_left !== "number") return null;
+      const quota = turn.quota || turn.borders_left;
+      const pips = h("span", { class: "pips", "aria-hidden": "true" });
+      for (let i = 0; i < quota; i += 1) pips.append(h("span", { class: i < quota - turn.borders_left ? "pip used" : "pip" }));
+      return h("p", { id: "borders-left", class: "borders-left", dataset: { left: String(turn.borders_left) } },
+        h("span", { class: "borders-left-text" }, `${plural(turn.borders_left, "border", "borders")} left this turn`),
+        h("span", { class: "visually-hidden" }, ` (of ${quota})`), pips,
+        h("span", { class: "turn-sub" }, partyInfo(partyOfSeat(turn.seat)).name));
+    },
+
+    seatChip(seat, label, game) {
+      const pos = (game.view || {}).party_of_seat || [];
+      return partyChip(pos[seat] ?? seat, label);
+    },
+
+    decidedBy(result) { return DECIDED_BY[result.decided_by] || ""; },
+
+    resultDetail(game) {
+      const v = game.view || {};
+      if (!String(v.mode || "").startsWith("solo")) return null;
+      const r = v.result || {};
+      return h("div", { class: "solo-result" },
+        h("p", {}, "Final score: ", h("strong", { id: "result-score" }, String(r.score ?? v.score ?? 0))),
+        h("p", {}, `${plural(r.borders_used ?? v.borders_used ?? 0, "border", "borders")} used, ${plural((v.districts || []).length, "district", "districts")}.`),
+        v.mode === "solo-competitive" && !r.won ? h("p", {}, "Every district had to be tied between Red and Blue.") : null);
+    },
+  };
 }

@@ -2,8 +2,10 @@
 //
 // Protocol (JSON text frames):
 //   client -> server  {"type":"move","move":{...},"version":N,"ref":"..."}  |  {"type":"sync"}
+//   client -> server  {"type":"log"}  (the whole game log again)
 //   server -> client  {"type":"state","game":{...}}  {"type":"ack","ref":..,"version":N}
 //                     {"type":"error","code":..,"message":..,"ref":..}
+//                     {"type":"log","entries":[{ply, seat, lines}, ...]}  (after each connect)
 // Close codes 4401 (not signed in), 4403 (not allowed), 4404 (no such game): never reconnect.
 //
 // At most one move is pending.  On every (re)connect the server sends a state frame first; if
@@ -45,6 +47,7 @@ export function socketUrl(path, loc = globalThis.location) {
 /**
  * new GameSocket(wsPath, {onState, onAck, onError, onStatus}, {WebSocketImpl})
  *   onState(game)                      every state frame
+ *   onLog(entries)                     the whole game log (after each connect)
  *   onAck({ref, version})              our move was accepted
  *   onError({code, message, ref})      a refused move or a bad frame
  *   onStatus({state, attempt, delay, code, message})
@@ -166,6 +169,9 @@ export class GameSocket {
         this._emit("onState", game);
         break;
       }
+      case "log":
+        this._emit("onLog", frame.entries || []);
+        break;
       case "ack":
         if (this.pending && frame.ref === this.pending.ref) this.pending = null;
         this._emit("onAck", { ref: frame.ref, version: frame.version });
