@@ -24,7 +24,8 @@ Conventions (module constants, each overridable per call):
   districts that elected someone.  A district whose winner is None but that has one clear
   leader is won by that leader.
 * **Packed**: a party won the district with a lead over the runner-up of at least
-  ``PACKED_LEAD`` (a third) of the votes cast there (two parties: 2/3 of the votes or more).
+  ``PACKED_LEAD`` (a third) of the votes cast there (two parties: 2/3 of the votes or more),
+  and with votes it did not need (so a 1-0 or 2-1-0 win is not packed).
 * **Narrow loss**: a party with votes in the district did not win it and had at most
   ``NARROW_LOSS`` (a tenth) of the votes cast there fewer than the winner (two parties: 45% or
   more; a lost tie is the narrowest loss).  A party is **cracked** when it lost at least
@@ -148,7 +149,7 @@ def lesson_from_districts(parties, districts, unit=("district", "districts"), *,
         for j in range(n_parties):
             party_votes[j] += votes[j]
         packed_by = None
-        if w is not None and total > 0 and margin >= packed_lead * total:
+        if w is not None and total > 0 and margin >= packed_lead * total and wasted[w] > 0:
             packed_by = w
             packed[w].append(index)
         rows.append({

@@ -113,6 +113,25 @@ class _Geometry:
             near_a = dict(board.nbrs[a])
             self.tri.append(tuple((z, near_a[z], f) for z, f in board.nbrs[b] if z in near_a))
         self.memo = {}  # graph.analyse_component's cache for 8- and 9-county groups
+        # the empty board, the same for every map: its legal borders, the remembered split of
+        # each component and the components that are districts before any border
+        self.start_legal = []
+        self.start_side = [-1] * self.size
+        self.start_districts = []
+        seen = bytearray(self.size)
+        for v in range(self.size):
+            if seen[v]:
+                continue
+            verts, free, split, unsafe, witness = analyse_component(v, self.nbrs, (), self.memo)
+            for c in verts:
+                seen[c] = 1
+            if split:
+                bad = set(unsafe)
+                self.start_legal.extend(f for f in free if f not in bad)
+                _remember(self.start_side, verts, witness)
+            else:
+                self.start_districts.append(sorted(verts))
+        self.start_legal.sort()
 
 
 _GEOMETRY = {}
@@ -183,6 +202,9 @@ def _newly_unsafe(nbrs, cut, deg, a):
             if w != u and deg[w] <= 3:
                 pairs.add((u, w) if u < w else (w, u))
     for u, w in pairs:
+        # one edge out of 3 counties joined by 2 or 3 inner edges: at most 7 edge ends in all
+        if deg[a] + deg[u] + deg[w] > 7:
+            continue
         out = [f for v in (a, u, w) for x, f in nbrs[v]
                if not cut[f] and x != a and x != u and x != w]
         if len(out) == 1:
@@ -214,33 +236,20 @@ def _draw(geo, party_at, value_at, parties, rng, keep=False):
     bordered = set()  # the same borders as ``cut``, in the form analyse_component takes
     cut = bytearray(len(ends))
     deg = [len(x) for x in nbrs]
-    side = [-1] * size  # a remembered split of each component: 1 / 0, -1 for none
+    side = list(geo.start_side)  # a remembered split of each component: 1 / 0, -1 for none
     mark = [0] * size
     stamp = 0
     winners = []
     borders = [] if keep else None
     districts = [] if keep else None
-    legal = []
+    legal = list(geo.start_legal)
     left = size
-    seen = bytearray(size)
-    for v in range(size):  # the starting components (the standard board is one)
-        if seen[v]:
-            continue
-        comp = analyse_component(v, nbrs, bordered, memo)
-        verts, free, split, unsafe, witness = comp
-        for c in verts:
-            seen[c] = 1
-        if split:
-            bad = set(unsafe)
-            legal.extend(f for f in free if f not in bad)
-            _remember(side, verts, witness)
-        else:
-            left -= len(verts)
-            votes, winner, tied = _tally(verts, party_at, value_at, parties, None)
-            winners.append(winner)
-            if keep:
-                districts.append((sorted(verts), votes, winner, tied))
-    legal.sort()
+    for verts in geo.start_districts:  # only on a map that comes as data
+        left -= len(verts)
+        votes, winner, tied = _tally(verts, party_at, value_at, parties, None)
+        winners.append(winner)
+        if keep:
+            districts.append((verts, votes, winner, tied))
     choice = rng.choice
     while left:
         e = choice(legal)
