@@ -71,6 +71,17 @@ def test_two_parties_wasted_votes_and_efficiency_gap_by_hand():
     assert red["seat_minus_vote"] == pytest.approx(0.25)
 
 
+def test_with_equal_districts_the_gap_is_twice_the_vote_margin_minus_the_seat_margin():
+    # 4 districts of 10 votes: Red wins three 6-4, Blue one 10-0
+    districts = [{"votes": [6, 4], "winner": RED}] * 3 + [{"votes": [0, 10], "winner": BLUE}]
+    lesson = lesson_from_districts(TWO, districts)
+    assert [p["wasted"] for p in lesson["parties"]] == [3, 17]
+    assert lesson["efficiency_gap"]["value"] == pytest.approx((3 - 17) / 40)
+    vote_share, seat_share = 18 / 40, 3 / 4
+    assert lesson["efficiency_gap"]["value"] == pytest.approx(
+        2 * (vote_share - 0.5) - (seat_share - 0.5))
+
+
 def test_needed_is_the_exact_half_with_two_parties():
     lesson = lesson_from_districts(TWO, [{"votes": [10, 9], "winner": RED}])
     row = lesson["districts"][0]

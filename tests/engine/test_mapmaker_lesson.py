@@ -6,6 +6,7 @@ plan's districts form exactly, since a union of planned districts can always be 
 tie is settled with a ``choose_winner`` move.
 """
 
+import json
 import random
 from collections import Counter
 
@@ -120,6 +121,7 @@ def test_two_player_lesson_worked_by_hand():
     assert (red["seat"], blue["seat"]) == (0, 1)
     assert all(d["closed_by"] in (0, 1) for d in got["districts"])
     assert got["finished"] and got["counties_left"] == 0 and got["game"] == "mapmaker"
+    assert json.loads(json.dumps(got)) == got
     assert game_seats(state) == [3, 1]
     assert [r["districts"] for r in sorted(RULES.result(state)["ranking"],
                                            key=lambda r: r["party"])] == [3, 1]
