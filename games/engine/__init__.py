@@ -5,6 +5,7 @@
 """
 
 from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
+from games.engine.fptp import FPTP
 from games.engine.mapmaker import MAPMAKER
 
 RULES = {}
@@ -17,6 +18,7 @@ def register(rules):
 
 
 register(MAPMAKER)
+register(FPTP)
 
 
 def kinds():
