@@ -5,6 +5,7 @@
 """
 
 from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
+from games.engine.berrymandering import BERRYMANDERING
 from games.engine.fptp import FPTP
 from games.engine.mapmaker import MAPMAKER
 
@@ -18,6 +19,7 @@ def register(rules):
 
 
 register(MAPMAKER)
+register(BERRYMANDERING)
 register(FPTP)
 
 

@@ -445,7 +445,9 @@ class BerrymanderingRules(Rules):
         return kind, players, variant, game_map
 
     def seat_count(self, options):
-        return self._parse_options(options)[1]
+        kind, players, _variant, _map = self._parse_options(options)
+        self._seats(kind, options, 0)  # refuses what setup refuses
+        return players
 
     def map_check(self, data):
         return _parse_map(data)[1]
