@@ -32,6 +32,7 @@ run: demo
 ## The test suite. With DATABASE_URL/REDIS_URL set (CI) it runs on PostgreSQL and Redis, and
 ## then runs the embedded-shape tests again on SQLite.
 test: $(STAMP)
+	$(BIN)/lint-imports
 	$(BIN)/pytest -m "not browser" $(PYTEST_ARGS)
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)
 	@if [ -n "$$DATABASE_URL" ]; then \

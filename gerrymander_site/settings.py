@@ -57,10 +57,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "channels",
-    "django_htmx",
     "games",
     "classrooms",
 ]
+if TESTING:
+    # A game that exists only in the tests, to prove that a game plugs in (tests/sealedbid).
+    INSTALLED_APPS.append("tests.sealedbid")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -71,7 +73,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "gerrymander_site.urls"
@@ -202,7 +203,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -210,7 +211,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if (DEBUG or TESTING)
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "gerrymander_site.storage.StaticStorage"
         )
     },
 }

@@ -44,3 +44,27 @@ def test_shapes_pick_their_layer_and_bot_runner():
     production = run_manage("shell", "-v", "0", "-c", code, env=PRODUCTION)
     assert production.stdout.split() == [
         "gerrymander_site.layers.PubSubChannelLayer", "celery", "django.db.backends.postgresql"]
+
+
+def test_collected_game_modules_import_only_hashed_files(tmp_path):
+    """In the production shape every ``import ... from`` in the collected game modules names a
+    hashed file, so a browser never mixes a new page with an old cached module."""
+    import json
+    import re
+
+    result = run_manage("collectstatic", "--noinput", "-v", "0",
+                        env={**PRODUCTION, "STATIC_ROOT": str(tmp_path)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    paths = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    modules = {name: hashed for name, hashed in paths.items()
+               if name.startswith("games/js/") and name.endswith(".js")}
+    assert {"games/js/game.js", "games/js/socket.js", "games/js/ui.js",
+            "games/js/mapmaker-board.js"} <= set(modules)
+    imports_seen = 0
+    for hashed in modules.values():
+        text = (tmp_path / hashed).read_text()
+        for target in re.findall(r"""(?:import|export)\s[^;'"]*?from\s*["']([^"']+)["']""", text):
+            imports_seen += 1
+            assert re.search(r"\.[0-9a-f]{12}\.js$", target), f"{hashed} imports {target} unhashed"
+            assert (tmp_path / Path(hashed).parent / target).resolve().exists(), target
+    assert imports_seen >= 3  # the shell imports socket.js and ui.js; the boards ui.js

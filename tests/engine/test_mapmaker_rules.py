@@ -18,7 +18,7 @@ from mapmaker_helpers import (
 
 from games.engine import IllegalMove, get_rules
 from games.engine.mapmaker import DIRECTIONS
-from games.engine.mapmaker_data import BOARDS
+from games.engine.mapmaker_data import BOARDS, PARTY_NAMES
 
 RED, BLUE, YELLOW, GREEN = 0, 1, 2, 3
 
@@ -559,3 +559,48 @@ def test_solo_easy_can_get_stuck_and_undo_frees_it():
                 return
             state = RULES.apply(state, 0, rng.choice(moves))
     pytest.fail("no stuck position met in 30 seeded games")
+
+
+def test_game_log_lines_name_the_mover_and_each_new_district():
+    """describe(): the game log reads "<player> placed a border" and, for each district the
+    border closes, who won it and by how much (or that it is tied and who chooses)."""
+    from games.engine import seat_ref
+
+    state = RULES.setup({"players": 2, "first_seat": 0}, 3)
+    rng = __import__("random").Random(3)
+    saw_district = False
+    while not RULES.is_over(state):
+        seat = RULES.to_move(state)[0]
+        move = rng.choice(RULES.legal_moves(state, seat))
+        after = RULES.apply(state, seat, move)
+        lines = RULES.describe(state, move, after, seat, None)
+        assert lines == RULES.describe(state, move, after, seat, 1 - seat)  # nothing hidden
+        if move["type"] == "border":
+            assert lines[0] == f"{seat_ref(seat)} placed a border."
+            for d, line in zip(after["districts"][len(state["districts"]):], lines[1:],
+                               strict=False):
+                saw_district = True
+                votes = sorted((d["votes"][p] for p in after["parties"]), reverse=True)
+                if d["tied_parties"]:
+                    assert "tied" in line and seat_ref(d["closed_by"]) in line
+                else:
+                    assert line == (f"The {PARTY_NAMES[d['winner']]} won a district "
+                                    f"{votes[0]} to {votes[1]}.")
+        else:
+            assert lines == [f"{seat_ref(seat)} gave the tied district to the "
+                             f"{PARTY_NAMES[move['party']]}."]
+        state = after
+    assert saw_district and "the game is over" in lines[-1]
+
+
+def test_border_turns_follow_the_quotas_so_the_last_turn_can_be_marked():
+    state = RULES.setup({"players": 3, "first_seat": 0}, 5)
+    rng = __import__("random").Random(5)
+    for _ in range(20):
+        seat = RULES.to_move(state)[0]
+        state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+    view = RULES.view(state, 0)
+    assert view["border_turns"][:10] == [0, 1, 1, 2, 2, 2, 3, 3, 3, 3]
+    assert view["border_turns"][-1] == view["turn"]["number"] - 1 or view["turn"]["borders_left"] == \
+        view["turn"]["quota"]
+    assert RULES.view(RULES.setup({"mode": "solo-easy"}, 1), 0)["border_turns"] is None

@@ -392,3 +392,32 @@ async def test_a_flood_of_moves_is_turned_away_while_earlier_ones_are_in_flight(
     slow_after_commit.set()
     assert (await receive_type(comm, "ack"))["ref"] == "m0"
     await comm.disconnect()
+
+
+async def test_the_game_log_names_players_on_connect_and_with_every_move(table, any_layer):
+    """A socket gets the whole game log after its first state frame, and each new state frame
+    carries the lines of the move that made it, with the players' names filled in."""
+    from games import services as game_services
+
+    game, ana, ben, _ = table
+    rules = get_rules("mapmaker")
+    move = rules.legal_moves(game.state, 0)[0]
+    await database_sync_to_async(game_services.move_submit)(
+        game_id=game.pk, seat_index=0, move=move, expected_version=0, user=ana)
+    comm = communicator(game.pk, ben)
+    assert (await comm.connect())[0]
+    state = await receive_type(comm, "state")
+    assert state["game"]["log"] == {"ply": 0, "seat": 0, "lines": ["ana placed a border."]}
+    log = await receive(comm)
+    assert log == {"type": "log", "entries": [
+        {"ply": 0, "seat": 0, "lines": ["ana placed a border."]}]}
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    move = rules.legal_moves(game.state, 1)[0]
+    await comm.send_to(text_data=json.dumps({"type": "move", "move": move, "version": 1,
+                                             "ref": "b"}))
+    frame = await receive_type(comm, "state")
+    assert frame["game"]["log"]["lines"][0] == "ben placed a border."
+    await comm.send_to(text_data=json.dumps({"type": "log"}))
+    again = await receive_type(comm, "log")
+    assert [e["ply"] for e in again["entries"]] == [0, 1]
+    await comm.disconnect()

@@ -165,3 +165,27 @@ def test_solo_game_with_undo(browser, live_server_url):
     assert list(Move.objects.filter(game=game).values_list("move__type", flat=True)) == [
         "border", "border", "border", "undo"]
     assert page.errors == []
+
+
+def test_the_last_turn_stays_marked_and_every_move_is_in_the_log(browser, live_server_url):
+    """A bot places its borders in a flash: the other player still sees them marked as the
+    last turn, and reads each of them in the game log."""
+    ana = make_user("ana", first_name="Ana")
+    game = make_game(ana, bots=("random",), options={"players": 2, "first_seat": 1},
+                     seed="browser-marks")
+    # made here, where bots are off: the live server picks the bot's turn up on connect
+    Game.objects.filter(pk=game.pk).update(created_at=game.created_at.replace(year=2000))
+    page = signed_in_page(browser, live_server_url, ana)
+    page.goto(f"/games/{game.pk}/")
+    # the bot opens with 1 border, then it is Ana's turn (2 borders)
+    page.wait_for_selector("body[data-my-turn='true']", state="attached")
+    marked = page.locator("[data-border][data-turn-mark='last-turn']")
+    assert marked.count() == 1
+    assert page.locator("#game-log li").count() == 1
+    assert page.locator("#game-log li").first.inner_text() == "Bot (Random) placed a border."
+    assert play_one_action(page, random.Random(1))
+    assert page.locator("[data-border][data-turn-mark='this-turn']").count() == 1
+    assert page.locator("[data-border][data-turn-mark='last-turn']").count() == 1
+    page.wait_for_function("document.querySelectorAll('#game-log li').length === 2")
+    assert page.locator("#game-log li").nth(1).inner_text() == "Ana placed a border."
+    assert page.errors == []
