@@ -592,8 +592,8 @@ class BerrymanderingRules(Rules):
             return f"Now {seat_ref(state['chooser'])} chooses a group to eat."
         return f"Now {seat_ref(KEEPER)} picks a Mystery tile for the Random tile."
 
-    def _parse_cell(self, state, raw):
-        geo = geometry(state)
+    def _parse_cell(self, state, raw, geo=None):
+        geo = geometry(state) if geo is None else geo
         if (not isinstance(raw, (list, tuple)) or len(raw) != 2
                 or not all(_is_int(v) for v in raw)):
             raise IllegalMove("bad_cell", "A cell is written [x, y] with whole numbers.")
@@ -619,7 +619,7 @@ class BerrymanderingRules(Rules):
                 raise IllegalMove("group_size", "A group must have exactly 4 cells.")
             idxs = []
             for raw in group:
-                i = self._parse_cell(state, raw)
+                i = self._parse_cell(state, raw, geo)
                 if i in idxs:
                     raise IllegalMove("repeated_cell", f"Cell {fmt_cell(geo.cells[i])} is "
                                                        "twice in the same group.")
