@@ -115,7 +115,7 @@ async def layer_round_trip(backend, *, groups=5, rounds=300, frame_bytes=6000):
     from django.conf import settings
     from django.utils.module_loading import import_string
 
-    from games.broadcast import _send_all
+    from gerrymander_site.sockets import _send_all
 
     layer = import_string(backend)(hosts=[settings.REDIS_URL], prefix=f"bench-layer-{os.getpid()}")
     channels = [await layer.new_channel() for _ in range(groups)]

@@ -60,6 +60,7 @@ class DashboardConsumer(_Base):
         if not await _teaches(self.assignment_id, user):
             await self.refuse(4404)
             return
+        await self.session_watch()
         # joined before the rows are read, so no change between the two is missed
         await self.group_join(group_for_assignment(self.assignment_id))
         await self.accept()
@@ -82,6 +83,7 @@ class MeConsumer(_Base):
         if not getattr(self.user, "is_authenticated", False):
             await self.refuse(4401)
             return
+        await self.session_watch()
         await self.group_join(group_for_user(self.user.pk))
         await self.accept()
         await self._send_all()

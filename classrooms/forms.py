@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 
 from classrooms import ratelimit
 from classrooms.models import Assignment
-from classrooms.services import MAX_ROSTER
+from classrooms.services import MAX_ROSTER, ClassroomError, clean_display_name, password_check
 from games.engine import get_rules, kinds
 from games.forms import GameChoiceForm
 from games.models import Seat
@@ -42,6 +42,22 @@ class TeacherSignupForm(UserCreationForm):
         model = User
         fields = ("username", "first_name", "email")
 
+    def clean_first_name(self):
+        try:
+            return clean_display_name(self.cleaned_data["first_name"])
+        except ClassroomError as exc:
+            raise forms.ValidationError(exc.message) from None
+
+    def clean(self):
+        cleaned = super().clean()
+        password = cleaned.get("password1")
+        if password and not self.has_error("password1") and not self.has_error("password2"):
+            try:
+                password_check(password, name=cleaned.get("first_name", ""), teacher=True)
+            except ClassroomError as exc:
+                self.add_error("password1", exc.message)
+        return cleaned
+
 
 class ClassroomForm(forms.Form):
     name = forms.CharField(max_length=100, label="Class name")
@@ -64,8 +80,8 @@ class JoinForm(forms.Form):
                            widget=forms.TextInput(attrs={"autocapitalize": "characters",
                                                          "autocomplete": "off"}))
     name = forms.CharField(max_length=60, required=False, label="Your name")
-    password = forms.CharField(widget=forms.PasswordInput, required=False, min_length=6,
-                               label="Choose a password (6 characters or more)")
+    password = forms.CharField(widget=forms.PasswordInput, required=False,
+                               label="Choose a password (8 characters or more)")
 
 
 class AssignmentForm(GameChoiceForm):

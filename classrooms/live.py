@@ -6,7 +6,7 @@ game services send after every committed change.  Events are JSON-safe dicts.
 
 import logging
 
-from games.broadcast import group_send_many
+from gerrymander_site.sockets import group_send_many
 
 logger = logging.getLogger(__name__)
 

@@ -138,3 +138,37 @@ class AssignmentGame(models.Model):
 
     def __str__(self):
         return f"{self.assignment} table {self.table}"
+
+
+class TeacherProfile(models.Model):
+    """A teacher's standing.  Anyone may sign up as a teacher; until an admin approves them,
+    their classes cannot take students who already belong to another teacher's class (so a
+    stranger cannot collect other schools' students).  Teachers an admin makes are approved."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="teacher_profile")
+    approved = models.BooleanField(default=False)
+    approved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.user} ({'approved' if self.approved else 'waiting for approval'})"
+
+
+class StudentAccount(models.Model):
+    """Who may change a student account (password, name, existence): the teacher of the class
+    that created it, and teachers an admin granted it to.  Joining another class by code
+    never gives that class's teacher a say over the account."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="student_account")
+    created_by_class = models.ForeignKey(Classroom, null=True, blank=True,
+                                         on_delete=models.SET_NULL,
+                                         related_name="created_accounts")
+    managers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="managed_students",
+        help_text="Teachers an admin allows to manage this account besides the teacher of "
+                  "the class that created it.")
+
+    def __str__(self):
+        return f"{self.user} (made by {self.created_by_class or 'no class'})"

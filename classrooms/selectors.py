@@ -6,7 +6,15 @@ every live update (socket frame -> a few lines of JS).
 
 from django.urls import reverse
 
-from classrooms.models import TEACHERS_GROUP, Assignment, AssignmentGame, Classroom, Membership
+from classrooms.models import (
+    TEACHERS_GROUP,
+    Assignment,
+    AssignmentGame,
+    Classroom,
+    Membership,
+    StudentAccount,
+    TeacherProfile,
+)
 from games.engine import get_rules
 from games.models import Game
 
@@ -37,6 +45,41 @@ def is_plain_student(user):
     )
 
 
+def teacher_is_approved(user):
+    """Admins, and teachers an admin made or approved.  Self-signed-up teachers are not, until
+    an admin approves them."""
+    if getattr(user, "is_staff", False):
+        return True
+    return TeacherProfile.objects.filter(user=user, approved=True).exists()
+
+
+def teacher_manages(*, teacher, student):
+    """May ``teacher`` change ``student``'s account (password, name, existence)?  Admins may;
+    a teacher only if their class created the account, or an admin granted it."""
+    if getattr(teacher, "is_staff", False):
+        return True
+    account = StudentAccount.objects.filter(user=student).select_related(
+        "created_by_class").first()
+    if account is None:
+        return False
+    if account.created_by_class is not None and account.created_by_class.teacher_id == teacher.pk:
+        return True
+    return account.managers.filter(pk=teacher.pk).exists()
+
+
+def managed_student_ids(*, teacher, classroom):
+    """The ids of the class's students whose accounts ``teacher`` may change (one query)."""
+    from django.db.models import Q
+
+    members = Membership.objects.filter(classroom=classroom)
+    if getattr(teacher, "is_staff", False):
+        return set(members.values_list("student_id", flat=True))
+    return set(members.filter(
+        Q(student__student_account__created_by_class__teacher=teacher)
+        | Q(student__student_account__managers=teacher)
+    ).values_list("student_id", flat=True))
+
+
 def classrooms_visible(*, user):
     """Teacher: their classes; admin: all; anyone else: none (students use ``classes_of_student``)."""
     if user.is_staff:
@@ -65,12 +108,18 @@ def classes_of_student(*, user):
 
 
 def game_watch_verdict(*, game, user):
-    """Access rule for games of an assignment: its class teacher only (players and staff are
-    allowed by the games app before rules run).  Classmates may not watch other tables."""
+    """Access rule for games of an assignment: its class teacher, and a student of the class
+    whose seat there was given to a bot (they watch their table until the seat comes back).
+    Players and staff are allowed by the games app before rules run; classmates may not watch
+    other tables."""
     table = AssignmentGame.objects.filter(game=game).select_related("assignment__classroom").first()
     if table is None:
         return None
-    return table.assignment.classroom.teacher_id == user.pk
+    classroom = table.assignment.classroom
+    if classroom.teacher_id == user.pk:
+        return True
+    benched = user.pk in set((table.benched or {}).values())
+    return benched and Membership.objects.filter(classroom=classroom, student=user).exists()
 
 
 def class_students(*, classroom):

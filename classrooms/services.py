@@ -8,11 +8,13 @@ import re
 import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from classrooms.models import (
     JOIN_CODE_ALPHABET,
@@ -22,13 +24,22 @@ from classrooms.models import (
     AssignmentGame,
     Classroom,
     Membership,
+    StudentAccount,
+    TeacherProfile,
 )
-from classrooms.selectors import class_plain_students, is_plain_student, user_is_teacher
+from classrooms.selectors import (
+    class_plain_students,
+    is_plain_student,
+    managed_student_ids,
+    teacher_is_approved,
+    teacher_manages,
+)
 from classrooms.selectors import class_students as class_memberships
 from games import services as game_services
 from games.engine import IllegalMove, get_rules, kinds
 from games.models import Game, Seat
 from gerrymander_site.errors import ServiceError
+from gerrymander_site.sockets import CLOSE_RESYNC, sockets_close
 
 User = get_user_model()
 
@@ -38,14 +49,15 @@ User = get_user_model()
 MAX_ROSTER = 30
 HASH_WORKERS = 4  # hashlib's PBKDF2 releases the GIL: hash a batch on a few threads
 NAME_MAX = 60
+TEACHER_PASSWORD_MIN = 10
 DEFAULT_BENCH_BOT = "easy"
 
-# Short, friendly words (no look-alike letter pairs) for passwords a 10-year-old can type.
-_WORDS = (
-    "apple bear cake duck eagle fish goat hat kite lamp moon nest owl pear queen rain "
-    "star tree vase wave yak zebra frog mango tiger river cloud stone maple honey "
-    "otter panda robin snow sun wind wolf berry comet piano tulip"
-).split()
+# Student passwords are three short words and two digits ("maple-otter-kite-47"): easy for a
+# ten-year-old to type, and with ~2,950 words at least 40 bits of randomness.
+_WORDS = tuple(
+    line.strip() for line in (Path(__file__).parent / "password_words.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+)
 _DIGITS = "23456789"
 
 
@@ -59,8 +71,22 @@ def teachers_group():
     return Group.objects.get_or_create(name=TEACHERS_GROUP)[0]
 
 
-def teacher_make(*, user):
+@transaction.atomic
+def teacher_make(*, user, approved=True):
+    """Make ``user`` a teacher.  An admin's teachers are approved; a self-signed-up teacher
+    (``approved=False``) is limited until an admin approves them (``teacher_approve``)."""
     user.groups.add(teachers_group())
+    profile, created = TeacherProfile.objects.get_or_create(
+        user=user, defaults={"approved": approved,
+                             "approved_at": timezone.now() if approved else None})
+    if not created and approved and not profile.approved:
+        teacher_approve(user=user)
+    return user
+
+
+def teacher_approve(*, user):
+    TeacherProfile.objects.update_or_create(
+        user=user, defaults={"approved": True, "approved_at": timezone.now()})
     return user
 
 
@@ -70,11 +96,39 @@ def teacher_signup(*, username, password, name="", email=""):
         raise ClassroomError("That username is taken.", code="username_taken")
     user = User.objects.create_user(username=username, password=password, email=email,
                                     first_name=name[:150])
-    return teacher_make(user=user)
+    return teacher_make(user=user, approved=False)
 
 
 def easy_password():
-    return f"{secrets.choice(_WORDS)}-{secrets.choice(_WORDS)}-{''.join(secrets.choice(_DIGITS) for _ in range(2))}"
+    words = "-".join(secrets.choice(_WORDS) for _ in range(3))
+    return f"{words}-{''.join(secrets.choice(_DIGITS) for _ in range(2))}"
+
+
+def password_strength_bits():
+    """The randomness of ``easy_password`` in bits."""
+    import math
+
+    return 3 * math.log2(len(_WORDS)) + 2 * math.log2(len(_DIGITS))
+
+
+def password_check(password, *, name="", teacher=False):
+    """Django's password validators (common passwords, likeness to the name, length: at least
+    10 for teachers), as one ClassroomError that says what to change."""
+    from django.contrib.auth.password_validation import (
+        MinimumLengthValidator,
+        get_default_password_validators,
+        validate_password,
+    )
+    from django.core.exceptions import ValidationError
+
+    validators = get_default_password_validators()
+    if teacher:
+        validators = [*validators, MinimumLengthValidator(TEACHER_PASSWORD_MIN)]
+    try:
+        validate_password(password or "", user=User(first_name=name, username=name),
+                          password_validators=validators)
+    except ValidationError as exc:
+        raise ClassroomError(" ".join(exc.messages), code="password") from None
 
 
 def _ascii_slug(name):
@@ -94,8 +148,19 @@ def username_generate(name):
     raise ClassroomError("Could not find a free username; try again.")  # pragma: no cover
 
 
+# Bidirectional-text controls can make a name display as something else ("evil\u202etxt.exe")
+# and are never needed in a classroom name; control characters likewise.
+_INVISIBLE = dict.fromkeys(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C,
+     *range(0x00, 0x20), 0x7F], " ")
+
+
+def strip_controls(text):
+    return (text or "").translate(_INVISIBLE)
+
+
 def clean_display_name(name):
-    name = " ".join((name or "").split())
+    name = " ".join(strip_controls(name).split())
     if not name:
         raise ClassroomError("A name cannot be empty.", code="name")
     if len(name) > NAME_MAX:
@@ -112,17 +177,21 @@ def hash_passwords(passwords):
         return list(pool.map(make_password, passwords))
 
 
-def _student_create(name, password=None, *, encoded=None):
-    """A new student account with ``password`` (or an already hashed ``encoded`` one)."""
+def _student_create(name, password=None, *, encoded=None, classroom):
+    """A new student account with ``password`` (or an already hashed ``encoded`` one), made
+    by ``classroom``: that class's teacher manages it."""
     for _ in range(5):
         try:
             with transaction.atomic():
                 if encoded is None:
-                    return User.objects.create_user(
+                    user = User.objects.create_user(
                         username=username_generate(name), password=password, first_name=name
                     )
-                user = User(username=username_generate(name), first_name=name, password=encoded)
-                user.save()
+                else:
+                    user = User(username=username_generate(name), first_name=name,
+                                password=encoded)
+                    user.save()
+                StudentAccount.objects.create(user=user, created_by_class=classroom)
                 return user
         except IntegrityError:  # a racing join took the same username
             continue
@@ -185,21 +254,21 @@ def roster_add(*, classroom, text):
     passwords = [easy_password() for _ in names]
     created = []
     for name, password, encoded in zip(names, passwords, hash_passwords(passwords), strict=True):
-        user = _student_create(name, encoded=encoded)
+        user = _student_create(name, encoded=encoded, classroom=classroom)
         Membership.objects.create(classroom=classroom, student=user, source="roster")
         created.append((user, password))
     return created
 
 
-@transaction.atomic
-def student_join(*, code, name, password, user=None):
-    """Self-join with a code: a new account (returned) or, if ``user`` is signed in, theirs.
+def join_target(*, code, user=None):
+    """The open class a code names, when ``user`` (signed in, or None for a new account) may
+    join it: what the "join this class?" question names.  ClassroomError otherwise (code
+    "bad_code" for a code that opens nothing: the caller counts these for the rate limit).
 
-    Raises ClassroomError(code="bad_code") for an unknown or closed code (the caller counts
-    these for the rate limit).
-    """
-    code = join_code_normalize(code)
-    classroom = Classroom.objects.filter(join_code=code, join_open=True).first()
+    A teacher not yet approved by an admin cannot take students who already belong to
+    another teacher's class."""
+    classroom = Classroom.objects.select_related("teacher").filter(
+        join_code=join_code_normalize(code), join_open=True).first()
     if classroom is None:
         raise ClassroomError("That code does not open any class. Check it with your teacher.",
                              code="bad_code")
@@ -210,13 +279,33 @@ def student_join(*, code, name, password, user=None):
             raise ClassroomError(
                 "Teacher and admin accounts cannot join a class as students. Sign out, "
                 "then join with a new student account.", code="not_student")
+        elsewhere = Membership.objects.filter(student=user).exclude(
+            classroom__teacher=classroom.teacher).exists()
+        if elsewhere and not teacher_is_approved(classroom.teacher):
+            raise ClassroomError(
+                f"{classroom.name}'s teacher is new here and not approved yet, so the class "
+                "cannot take students who are already in another teacher's class. Ask your "
+                "teacher.", code="teacher_not_approved")
+    return classroom
+
+
+@transaction.atomic
+def student_join(*, code, name, password, user=None):
+    """Self-join with a code: a new account (returned) or, if ``user`` is signed in, theirs
+    (the page asks them first, naming the class and its teacher).
+
+    A signed-in student keeps their account's manager: joining gives the new class's teacher
+    no say over it.
+    """
+    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    classroom = join_target(code=code, user=user if signed_in else None)
+    if signed_in:
         Membership.objects.get_or_create(classroom=classroom, student=user,
                                          defaults={"source": "code"})
         return classroom, user
     name = clean_display_name(name)
-    if not password or len(password) < 6:
-        raise ClassroomError("Choose a password of at least 6 characters.", code="password")
-    user = _student_create(name, password)
+    password_check(password, name=name)
+    user = _student_create(name, password, classroom=classroom)
     Membership.objects.create(classroom=classroom, student=user, source="code")
     return classroom, user
 
@@ -230,32 +319,42 @@ def _membership(classroom, student_id):
     return membership
 
 
-def _managed_membership(classroom, student_id):
-    """The membership, if the teacher may manage that account: a plain student only."""
+def _managed_membership(classroom, student_id, by):
+    """The membership, if ``by`` may change that account: a plain student whose account
+    ``by``'s class created (or an admin granted ``by``, or ``by`` is an admin)."""
     membership = _membership(classroom, student_id)
-    if not is_plain_student(membership.student):
+    student = membership.student
+    if not is_plain_student(student):
         raise ClassroomError(
-            f"{membership.student.username} is a teacher or admin account: only an admin can "
-            "change it.", code="protected_account")
+            f"{student.username} is a teacher or admin account: only an admin can change it.",
+            code="protected_account")
+    if not teacher_manages(teacher=by, student=student):
+        raise ClassroomError(
+            f"{student.first_name or student.username}'s account was made by another class: "
+            "only that class's teacher (or an admin) can change it.", code="not_your_account")
     return membership
 
 
-def student_password_reset(*, classroom, student_id):
-    student = _managed_membership(classroom, student_id).student
+def student_password_reset(*, classroom, student_id, by):
+    student = _managed_membership(classroom, student_id, by).student
     password = easy_password()
     student.set_password(password)
     student.save(update_fields=["password"])
     return student, password
 
 
-def cards_reissue(*, classroom, skip_ids=()):
-    """New passwords for up to MAX_ROSTER plain students of the class not in ``skip_ids``.
+def cards_reissue(*, classroom, by, skip_ids=(), only_ids=None):
+    """New passwords for up to MAX_ROSTER students of the class whose accounts ``by`` may
+    change, not in ``skip_ids`` (and in ``only_ids`` when given).
 
-    Returns ({user_id: password}, number still to do).  Teacher and admin accounts in the
-    class are never touched."""
+    Returns ({user_id: password}, number still to do).  Teacher and admin accounts, and
+    accounts another class made, are never touched."""
     skip = {int(i) for i in skip_ids}
+    managed = managed_student_ids(teacher=by, classroom=classroom)
+    only = None if only_ids is None else {int(i) for i in only_ids}
     todo = [m.student for m in class_plain_students(classroom=classroom)
-            if m.student_id not in skip]
+            if m.student_id not in skip and m.student_id in managed
+            and (only is None or m.student_id in only)]
     batch, remaining = todo[:MAX_ROSTER], len(todo) - min(len(todo), MAX_ROSTER)
     passwords = [easy_password() for _ in batch]
     with transaction.atomic():
@@ -265,8 +364,8 @@ def cards_reissue(*, classroom, skip_ids=()):
     return {s.pk: p for s, p in zip(batch, passwords, strict=True)}, remaining
 
 
-def student_rename(*, classroom, student_id, name):
-    student = _managed_membership(classroom, student_id).student
+def student_rename(*, classroom, student_id, name, by):
+    student = _managed_membership(classroom, student_id, by).student
     student.first_name = clean_display_name(name)
     student.last_name = ""
     student.save(update_fields=["first_name", "last_name"])
@@ -274,14 +373,19 @@ def student_rename(*, classroom, student_id, name):
 
 
 @transaction.atomic
-def student_remove(*, classroom, student_id):
+def student_remove(*, classroom, student_id, by):
     """Take a student out of the class; their unfinished seats there go to bots.
 
     An account that belongs to no other class (and is no teacher or admin) is deactivated,
-    not deleted, so finished games keep their players.
+    not deleted, so finished games keep their players - but only by a teacher who manages
+    the account: any other teacher just takes the student out of their own class.
     """
-    membership = _managed_membership(classroom, student_id)
+    membership = _membership(classroom, student_id)
     student = membership.student
+    if not is_plain_student(student):
+        raise ClassroomError(
+            f"{student.username} is a teacher or admin account: only an admin can change it.",
+            code="protected_account")
     tables = AssignmentGame.objects.filter(
         assignment__classroom=classroom, game__seats__user=student
     ).exclude(game__status=Game.Status.FINISHED).select_related("assignment", "game")
@@ -290,9 +394,11 @@ def student_remove(*, classroom, student_id):
         _seat_assign(game_id=table.game_id, index=seat.index, expect=(student.pk, ""),
                      bot_level=table.assignment.bot_level or DEFAULT_BENCH_BOT)
     membership.delete()
-    if not (student.memberships.exists() or student.is_staff or user_is_teacher(student)):
+    if teacher_manages(teacher=by, student=student) and not student.memberships.exists():
         student.is_active = False
         student.save(update_fields=["is_active"])
+    else:
+        transaction.on_commit(lambda: sockets_close(user_id=student.pk, code=CLOSE_RESYNC))
     return student
 
 

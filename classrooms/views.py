@@ -93,7 +93,7 @@ def teacher_signup(request):
     form = TeacherSignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        services.teacher_make(user=user)
+        services.teacher_make(user=user, approved=False)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, "Welcome! Create your first class.")
         return redirect("classrooms:class_list")
@@ -124,6 +124,16 @@ def _join(request):
                     raise ClassroomError("Tell us your name.", code="name")
                 if user is None and not form.cleaned_data["password"]:
                     raise ClassroomError("Choose a password.", code="password")
+                if user is not None and request.POST.get("confirm") != "yes":
+                    # A signed-in student joins another class only after saying yes to it,
+                    # by its name and its teacher's.
+                    classroom = services.join_target(code=form.cleaned_data["code"], user=user)
+                    return render(request, "classrooms/join_confirm.html", {
+                        "classroom": classroom, "code": form.cleaned_data["code"],
+                        "teacher_name": classroom.teacher.get_full_name()
+                        or classroom.teacher.username,
+                        "classes": selectors.classes_of_student(user=user),
+                    })
                 classroom, joined = services.student_join(
                     code=form.cleaned_data["code"], name=form.cleaned_data["name"],
                     password=form.cleaned_data["password"], user=user,
@@ -174,6 +184,8 @@ def class_detail(request, classroom):
     return render(request, "classrooms/class_detail.html", {
         "classroom": classroom,
         "members": selectors.class_students(classroom=classroom),
+        "managed": selectors.managed_student_ids(teacher=request.user, classroom=classroom),
+        "approved": selectors.teacher_is_approved(request.user),
         "assignments": classroom.assignments.all(),
         "roster_form": RosterForm(),
         "rename_form": RenameForm(initial={"name": classroom.name}),
@@ -236,7 +248,8 @@ def cards_reissue(request, classroom):
     on purpose); ``continue=1`` does the students this round has not reached yet."""
     key = _cards_key(classroom.pk)
     issued = request.session.get(key, {}) if request.POST.get("continue") == "1" else {}
-    fresh, remaining = services.cards_reissue(classroom=classroom, skip_ids=issued.keys())
+    fresh, remaining = services.cards_reissue(classroom=classroom, by=request.user,
+                                              skip_ids=issued.keys())
     issued.update({str(pk): password for pk, password in fresh.items()})
     request.session[key] = issued
     request.session[_cards_key(classroom.pk) + "-remaining"] = remaining
@@ -265,7 +278,8 @@ def join_code(request, classroom):
 def student_reset(request, classroom, student_id):
     try:
         student, password = services.student_password_reset(classroom=classroom,
-                                                            student_id=student_id)
+                                                            student_id=student_id,
+                                                            by=request.user)
     except ClassroomError as exc:
         if exc.code == "not_member":
             raise Http404(exc.message) from exc
@@ -286,7 +300,7 @@ def student_rename(request, classroom, student_id):
         if not form.is_valid():
             raise ClassroomError("A name cannot be empty.")
         services.student_rename(classroom=classroom, student_id=student_id,
-                                name=form.cleaned_data["name"])
+                                name=form.cleaned_data["name"], by=request.user)
     except ClassroomError as exc:
         if exc.code == "not_member":
             raise Http404(exc.message) from exc
@@ -298,7 +312,8 @@ def student_rename(request, classroom, student_id):
 @require_POST
 def student_remove(request, classroom, student_id):
     try:
-        student = services.student_remove(classroom=classroom, student_id=student_id)
+        student = services.student_remove(classroom=classroom, student_id=student_id,
+                                          by=request.user)
     except ClassroomError as exc:
         if exc.code == "not_member":
             raise Http404(exc.message) from exc

@@ -8,12 +8,6 @@ state event carries its frame already encoded as JSON text, so neither the layer
 consumers re-encode a whole view per socket.
 """
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
 from games.engine import get_rules
 from gerrymander_site.sockets import frame_dumps
 
@@ -132,33 +126,3 @@ def game_events(*, game, seats, entry=None):
          {"type": EVENT_STATE, "frame": frame, "version": game.version, "user_ids": user_ids})
         for seat_index, frame in zip(seat_indexes, frames, strict=True)
     ]
-
-
-def group_send_many(events):
-    """Send ``[(group, event), ...]`` from sync code in one hop to the event loop, the sends
-    overlapping on the wire.  Use this (not one async_to_sync per group) on hot paths."""
-    layer = get_channel_layer()
-    if layer is None or not events:
-        return
-    _run_async(_send_all, layer, list(events))
-
-
-def _run_async(func, *args):
-    """Run ``func(*args)`` from sync code.  Sync code called inside a running event loop (a
-    tool or test driving its own loop) cannot use async_to_sync there: use a helper thread."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return async_to_sync(func)(*args)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(async_to_sync(func), *args).result()
-
-
-async def _send_all(layer, events):
-    # One hop to the event loop; the production layer sends the batch in one round trip
-    # (gerrymander_site.layers), others overlap their group sends on the wire.
-    batch = getattr(layer, "group_send_many", None)
-    if batch is not None:
-        await batch(events)
-    else:
-        await asyncio.gather(*(layer.group_send(group, event) for group, event in events))

@@ -12,24 +12,28 @@ Protocol (JSON text frames):
   than the one before it.  "server_error": the server failed and the move may or may not
   have been taken (a fresh state frame follows when it can); "busy": too many moves at once;
   any other code is the game's or the engine's refusal.
-Close codes: 4401 not signed in, 4404 no such game (or not one this user may watch: the
-same answer, so ids cannot be probed).
+Close codes: 4401 not signed in (or signed out meanwhile: a move checks the session's password
+hash and the account), 4403 account switched off, 4409 the user's classes changed (reconnect),
+4410 a player lost their seat and may not watch, 4404 no such game (or not one this user may watch: the same answer, so ids cannot be probed).
 """
 
 import asyncio
 import json
 import logging
 
+from django.contrib.auth import HASH_SESSION_KEY
 from django.db import connection, transaction
+from django.utils.crypto import constant_time_compare
 
 from games import services
 from games.access import game_can_watch
 from games.broadcast import group_for, state_frame
 from games.models import Game
 from games.selectors import game_frame, game_log
-from gerrymander_site.sockets import AsyncSocketConsumer, db_call
+from gerrymander_site.sockets import CLOSE_SIGNED_OUT, AsyncSocketConsumer, db_call
 
 MAX_FRAME_BYTES = 16 * 1024
+CLOSE_SEAT_LOST = 4410  # a player's seat went to someone else, and the game is not theirs to watch
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +97,17 @@ def _submit(**kwargs):
     return services.move_submit(**kwargs).version
 
 
+def session_check(session_hash):
+    """A move's ``auth_check``: the mover's account is active and still has the password this
+    socket's session was signed with (a password change or reset ends the session)."""
+
+    def check(user):
+        return (user is not None and user.is_active and session_hash is not None
+                and constant_time_compare(user.get_session_auth_hash(), session_hash))
+
+    return check
+
+
 MAX_MOVES_IN_FLIGHT = 4
 
 
@@ -118,6 +133,9 @@ class GameConsumer(AsyncSocketConsumer):
         if frame is None:
             await self.refuse(4404)
             return
+        session = self.scope.get("session")
+        self.auth_check = session_check(session.get(HASH_SESSION_KEY) if session else None)
+        await self.session_watch()
         await self.accept()
         await self._send_state(frame)
         await self._send_log()
@@ -128,7 +146,7 @@ class GameConsumer(AsyncSocketConsumer):
     async def _send_fresh_state(self):
         frame = await _frame(self.game_id, self.user)
         if frame is None:  # the game was deleted, or this user may no longer watch it
-            await self.close(code=4404)
+            await self.close(code=CLOSE_SEAT_LOST if self.seat is not None else 4404)
             return
         await self._send_state(frame)
 
@@ -183,11 +201,14 @@ class GameConsumer(AsyncSocketConsumer):
                 version = await _submit(
                     game_id=self.game_id, seat_index=self.seat, move=fields["move"],
                     expected_version=fields["version"], user=self.user,
+                    auth_check=self.auth_check,
                 )
             except services.GameError as exc:
                 await self.send_frame({"type": "error", "code": exc.code, "message": exc.message,
                                        "ref": fields["ref"]})
-                if isinstance(exc, (services.StaleVersion, services.SeatError)):
+                if exc.code == "signed_out":
+                    await self.close(code=CLOSE_SIGNED_OUT)
+                elif isinstance(exc, (services.StaleVersion, services.SeatError)):
                     await self._resync_soon()
                 return
             except Exception:  # the database is down, say, or its answer was lost

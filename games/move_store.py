@@ -73,9 +73,11 @@ _SQL = {}
 
 def _user_fields():
     """What seats show of a player: the key, the username and, where the user model has
-    them, the names ``get_full_name`` reads."""
+    them, the names ``get_full_name`` reads; and what a socket's session check needs (the
+    password hash its session was signed with, and whether the account is active)."""
     meta = User._meta
-    names = [meta.pk.name, User.USERNAME_FIELD, "first_name", "last_name"]
+    names = [meta.pk.name, User.USERNAME_FIELD, "first_name", "last_name", "password",
+             "is_active"]
     fields = []
     for name in names:
         try:
@@ -84,7 +86,9 @@ def _user_fields():
             continue
         if field.concrete and field not in fields:
             fields.append(field)
-    return fields
+    # Model.from_db reads a partial row in the model's own field order
+    order = {f: i for i, f in enumerate(meta.concrete_fields)}
+    return sorted(fields, key=order.__getitem__)
 
 
 def _q(name):

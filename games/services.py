@@ -20,11 +20,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import bot_runner, move_store
-from games.broadcast import game_events, group_send_many
+from games.broadcast import game_events
 from games.engine import IllegalMove, get_rules
 from games.models import Game, Seat
 from games.signals import game_changed
 from gerrymander_site.errors import ServiceError
+from gerrymander_site.sockets import group_send_many
 
 logger = logging.getLogger(__name__)
 

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "gerrymander_site.urls"
@@ -166,11 +167,15 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Auth -----------------------------------------------------------------------------
+# Every password a person chooses: not a common one, not like their name, long enough.
+# Teachers' need 10 characters (classrooms.services.password_check adds that); generated
+# student passwords are three words and two digits.
 AUTH_PASSWORD_VALIDATORS = [
-    {
-        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-        "OPTIONS": {"min_length": 6},
-    },
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+     "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -182,10 +187,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"user": env("API_THROTTLE_RATE", default="600/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
 }
 
 CACHES = {
@@ -230,12 +232,34 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy: scripts, styles and sockets from this site only, no inline code
+# (pages use ES modules and CSS files; boards set styles through the CSSOM).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A refused request (403, 404, ...) is one line in the log, not a traceback.
+    "filters": {"one_line_4xx": {"()": "gerrymander_site.logs.OneLineClientErrors"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
-    "loggers": {"games": {"level": env("LOG_LEVEL", default="INFO")}},
+    "loggers": {
+        "games": {"level": env("LOG_LEVEL", default="INFO")},
+        "django.request": {"filters": ["one_line_4xx"]},
+    },
 }
 
 # A bare echo socket at /ws/echo/, for the latency benchmark's baseline only.

@@ -243,6 +243,17 @@ def allow_sync_orm_in_browser_tests(monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+def wait_until(page, expression, timeout=15.0):
+    """Wait until the JavaScript ``expression`` is true on ``page``.  (Playwright's
+    wait_for_function evaluates a string with eval, which the site's Content-Security-Policy
+    rightly forbids; page.evaluate goes through the debugger protocol instead.)"""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for: {expression}")
+        page.wait_for_timeout(50)
+
+
 def pytest_collection_modifyitems(config, items):
     # Browser tests last (pytest-playwright's session loop breaks async tests after it).
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -34,10 +34,14 @@ def make_teacher(username, name=""):
 
 
 def join(classroom, *users):
-    from classrooms.models import Membership
+    """Put ``users`` in ``classroom``; an account not made by a class yet counts as made by
+    this one (as a roster or a code sign-up would)."""
+    from classrooms.models import Membership, StudentAccount
 
     for user in users:
         Membership.objects.create(classroom=classroom, student=user)
+        StudentAccount.objects.get_or_create(user=user,
+                                             defaults={"created_by_class": classroom})
 
 
 def cookie_for(user):

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 def test_teacher_signup_puts_the_user_in_the_teachers_group():
     user = services.teacher_signup(username="mrs_t", password="long-enough-1", name="Mrs T")
-    assert services.user_is_teacher(user)
+    assert selectors.user_is_teacher(user)
+    assert not selectors.teacher_is_approved(user)  # a sign-up waits for an admin
     with pytest.raises(ClassroomError):
         services.teacher_signup(username="MRS_T", password="x" * 10)
 
@@ -81,16 +82,19 @@ def test_self_join_creates_an_account_and_respects_closed_and_regenerated_codes(
 
 
 def test_teacher_resets_renames_and_removes_students(school):
+    by = school.teach_a
     student, password = services.student_password_reset(classroom=school.class_a,
-                                                        student_id=school.ana.pk)
+                                                        student_id=school.ana.pk, by=by)
     assert authenticate(username="ana", password=password) == school.ana
-    services.student_rename(classroom=school.class_a, student_id=school.ana.pk, name="Anita")
+    services.student_rename(classroom=school.class_a, student_id=school.ana.pk, name="Anita",
+                            by=by)
     school.ana.refresh_from_db()
     assert school.ana.first_name == "Anita"
     # another class's student cannot be reached through this class
     with pytest.raises(ClassroomError):
-        services.student_password_reset(classroom=school.class_a, student_id=school.eve.pk)
-    services.student_remove(classroom=school.class_a, student_id=school.ana.pk)
+        services.student_password_reset(classroom=school.class_a, student_id=school.eve.pk,
+                                        by=by)
+    services.student_remove(classroom=school.class_a, student_id=school.ana.pk, by=by)
     school.ana.refresh_from_db()
     assert not school.ana.is_active
     assert not Membership.objects.filter(classroom=school.class_a, student=school.ana).exists()
@@ -297,7 +301,8 @@ def test_teacher_cannot_reset_rename_or_remove_a_teacher_or_admin_member(school)
                               (services.student_rename, {"name": "Pwned"}),
                               (services.student_remove, {})):
             with pytest.raises(ClassroomError) as err:
-                action(classroom=school.class_a, student_id=user.pk, **extra)
+                action(classroom=school.class_a, student_id=user.pk, by=school.teach_a,
+                       **extra)
             assert err.value.code == "protected_account"
             assert "only an admin can change it" in err.value.message
         user.refresh_from_db()
@@ -305,7 +310,7 @@ def test_teacher_cannot_reset_rename_or_remove_a_teacher_or_admin_member(school)
         assert user.is_active
         assert Membership.objects.filter(classroom=school.class_a, student=user).exists()
     # new login cards for the class skip them too
-    issued, remaining = services.cards_reissue(classroom=school.class_a)
+    issued, remaining = services.cards_reissue(classroom=school.class_a, by=school.teach_a)
     assert set(issued) == {school.ana.pk, school.ben.pk} and remaining == 0
     school.teach_b.refresh_from_db()
     assert school.teach_b.check_password("pw-teach_b")
@@ -328,10 +333,11 @@ def test_roster_paste_is_capped_so_hashing_stays_quick():
 def test_cards_reissue_goes_in_batches(school, monkeypatch):
     monkeypatch.setattr(services, "MAX_ROSTER", 2)
     join(school.class_a, make_user("cara"), make_user("dan"), make_user("emil"))
-    first, remaining = services.cards_reissue(classroom=school.class_a)
+    by = school.teach_a
+    first, remaining = services.cards_reissue(classroom=school.class_a, by=by)
     assert len(first) == 2 and remaining == 3
-    second, remaining = services.cards_reissue(classroom=school.class_a, skip_ids=first)
-    third, remaining = services.cards_reissue(classroom=school.class_a,
+    second, remaining = services.cards_reissue(classroom=school.class_a, by=by, skip_ids=first)
+    third, remaining = services.cards_reissue(classroom=school.class_a, by=by,
                                               skip_ids=[*first, *second])
     assert remaining == 0 and len(first) + len(second) + len(third) == 5
     from django.contrib.auth import get_user_model

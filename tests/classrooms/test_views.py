@@ -238,9 +238,9 @@ def test_admin_can_make_teachers_and_see_every_class(client, school):
     response = client.post("/admin/auth/user/", {"action": "make_teachers",
                                                   "_selected_action": [newbie.pk]})
     assert response.status_code == 302
-    from classrooms.services import user_is_teacher
+    from classrooms.selectors import teacher_is_approved, user_is_teacher
 
-    assert user_is_teacher(newbie)
+    assert user_is_teacher(newbie) and teacher_is_approved(newbie)  # an admin's teacher
     names = {c.name for c in client.get(reverse("classrooms:class_list")).context["classes"]}
     assert names == {"7A", "7B"}
     client.force_login(school.teach_a)
@@ -249,8 +249,14 @@ def test_admin_can_make_teachers_and_see_every_class(client, school):
 
 
 def test_signed_in_student_joins_a_second_class_with_the_code(client, school):
+    """A signed-in student is asked first, by the class's name and its teacher's."""
     client.force_login(school.eve)
     response = client.post(reverse("classrooms:join"), {"code": school.class_a.join_code})
+    page = response.content.decode()
+    assert response.status_code == 200 and "Join 7A?" in page and "Ms Adams" in page
+    assert not Membership.objects.filter(classroom=school.class_a, student=school.eve).exists()
+    response = client.post(reverse("classrooms:join"),
+                           {"code": school.class_a.join_code, "confirm": "yes"})
     assert response.url == reverse("classrooms:my_games")
     assert Membership.objects.filter(classroom=school.class_a, student=school.eve).exists()
 

@@ -9,6 +9,7 @@ from games.engine.mapmaker import DIRECTIONS
 from games.models import Game, Move
 from games.replay import game_replay
 
+from ..conftest import wait_until
 from .helpers import make_game, make_user
 
 # Also run in the embedded shape (SQLite, in-memory layer, in-process bots) by `make test`.
@@ -27,6 +28,9 @@ def signed_in_page(browser, live_server_url, user):
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    # a Content-Security-Policy violation is an error of the page too
+    page.on("console", lambda msg: "Content Security Policy" in msg.text
+            and page.errors.append(msg.text))
     return page
 
 
@@ -35,7 +39,7 @@ def version(page):
 
 
 def wait_version_above(page, v):
-    page.wait_for_function(f"Number(document.body.dataset.version) > {v}", timeout=15000)
+    wait_until(page, f"Number(document.body.dataset.version) > {v}")
 
 
 def play_one_action(page, rng):
@@ -186,6 +190,6 @@ def test_the_last_turn_stays_marked_and_every_move_is_in_the_log(browser, live_s
     assert play_one_action(page, random.Random(1))
     assert page.locator("[data-border][data-turn-mark='this-turn']").count() == 1
     assert page.locator("[data-border][data-turn-mark='last-turn']").count() == 1
-    page.wait_for_function("document.querySelectorAll('#game-log li').length === 2")
+    wait_until(page, "document.querySelectorAll('#game-log li').length === 2")
     assert page.locator("#game-log li").nth(1).inner_text() == "Ana placed a border."
     assert page.errors == []

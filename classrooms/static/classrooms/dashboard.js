@@ -88,7 +88,7 @@ liveSocket(table.dataset.wsPath, (msg) => {
   if (msg.type === "rows") { tbody.replaceChildren(); msg.rows.forEach(upsert); setPaused(msg.paused); }
   else if (msg.type === "row") upsert(msg.row);
   else if (msg.type === "paused") setPaused(msg.paused);
-}, (s) => { table.dataset.live = s; });
+}, (s, message) => { table.dataset.live = s; if (message) statusEl.textContent = message; });
 
 setInterval(() => {
   for (const td of tbody.querySelectorAll('td[data-role="since"]')) {

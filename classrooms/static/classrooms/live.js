@@ -1,7 +1,8 @@
 // A reconnecting JSON socket for the classroom pages (dashboard, my games), on the game
 // socket's URL, backoff and close-code rules.  On every (re)connect the server sends the full
 // list first, so nothing is missed.
-import { backoffDelay, FATAL_CLOSE_CODES, socketUrl } from "../games/js/socket.js";
+import { backoffDelay, FATAL_CLOSE_CODES, RESYNC_CLOSE_CODE, socketUrl } from "../games/js/socket.js";
+import { h } from "../games/js/ui.js";
 
 export function liveSocket(path, onMessage, onStatus = () => {}) {
   let attempt = 0;
@@ -17,7 +18,8 @@ export function liveSocket(path, onMessage, onStatus = () => {}) {
       onMessage(data);
     };
     ws.onclose = (e) => {
-      if (e.code in FATAL_CLOSE_CODES) { onStatus("denied"); return; }
+      if (e.code in FATAL_CLOSE_CODES) { onStatus("denied", FATAL_CLOSE_CODES[e.code]); return; }
+      if (e.code === RESYNC_CLOSE_CODE) { connect(); return; }
       onStatus("reconnecting");
       setTimeout(connect, backoffDelay(attempt++));
     };
@@ -25,20 +27,7 @@ export function liveSocket(path, onMessage, onStatus = () => {}) {
   connect();
 }
 
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
+export const el = h;
 
 export function csrfToken() {
   const input = document.querySelector("input[name=csrfmiddlewaretoken]");

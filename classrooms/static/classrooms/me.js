@@ -28,4 +28,8 @@ liveSocket(list.dataset.wsPath, (msg) => {
   } else if (msg.type === "game") {
     upsert(msg.row);
   }
-}, (s) => { status.textContent = s === "open" ? "Live" : s; list.dataset.live = s; });
+}, (s, message) => {
+  status.textContent = s === "open" ? "Live" : (message || s);
+  if (message) status.classList.remove("visually-hidden");
+  list.dataset.live = s;
+});

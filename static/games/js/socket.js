@@ -6,7 +6,8 @@
 //   server -> client  {"type":"state","game":{...}}  {"type":"ack","ref":..,"version":N}
 //                     {"type":"error","code":..,"message":..,"ref":..}
 //                     {"type":"log","entries":[{ply, seat, lines}, ...]}  (after each connect)
-// Close codes 4401 (not signed in), 4403 (not allowed), 4404 (no such game): never reconnect.
+// Close codes 4401 (signed out), 4403 (account off), 4404 (no such game), 4429 (too much):
+// never reconnect; 4409 (classes changed): reconnect at once.
 //
 // At most one move is pending.  On every (re)connect the server sends a state frame first; if
 // its version equals the version the pending move was made on, the move never landed and is
@@ -14,10 +15,16 @@
 // pending move is dropped.  The server's version check makes this lose or double nothing.
 
 export const FATAL_CLOSE_CODES = {
-  4401: "You are not signed in. Please sign in again to play.",
-  4403: "You are not allowed to see this game.",
+  4401: "You are signed out (or your password was changed). Please sign in again to play.",
+  4403: "Your account has been switched off. Ask your teacher.",
   4404: "This game does not exist (any more).",
+  4410: "Your seat in this game was given to someone else, and the game is not yours to watch.",
+  4429: "Too many messages or windows at once: close some tabs, then reload this page.",
 };
+
+// Closed by the server with a reason to look again at once (the user's classes changed):
+// reconnect straight away; the server checks again what this user may see.
+export const RESYNC_CLOSE_CODE = 4409;
 
 export const BACKOFF_MIN_MS = 500;
 export const BACKOFF_MAX_MS = 10000;
@@ -131,6 +138,11 @@ export class GameSocket {
         return;
       }
       if (this.stopped) { this._status("closed"); return; }
+      if (event.code === RESYNC_CLOSE_CODE) {
+        this._status("reconnecting", { delay: 0, message: "Your classes changed: reconnecting..." });
+        this.connect();
+        return;
+      }
       this._scheduleReconnect();
     };
     ws.onerror = () => { /* onclose follows and schedules the reconnect */ };
