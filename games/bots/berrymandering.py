@@ -27,6 +27,7 @@ time budget only stops a search early on a slow machine (then the best move so f
 
 import math
 import time
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import product
 
@@ -153,7 +154,15 @@ def min_max_cut(board, free, value, rng, tries=1, memo_all=None):
 
 
 def placements_in(board, free):
-    return [p for p in board.placements if p & free == p]
+    """The groups lying inside ``free``."""
+    out = []
+    by_low = board.by_low
+    m = free
+    while m:
+        low = m & -m
+        out.extend(p for p in by_low[low.bit_length() - 1] if p & free == p)
+        m ^= low
+    return out
 
 
 def valid_groups(board, free, memo):
@@ -387,6 +396,14 @@ class MinMax:
         self.board = board
         self.values = values
         self.levels = sorted(set(values.values()))
+        # the valued groups under their first cell, cheapest first
+        buckets = {}
+        for p, v in values.items():
+            buckets.setdefault((p & -p).bit_length() - 1, []).append((v, p))
+        self._buckets = [None] * board.n
+        for i, items in buckets.items():
+            items.sort()
+            self._buckets[i] = ([v for v, _ in items], [p for _, p in items])
         self._lists = {}
         self._memos = {}
 
@@ -394,9 +411,8 @@ class MinMax:
         lists = self._lists.get(k)
         if lists is None:
             t = self.levels[k]
-            v = self.values
-            lists = self._lists[k] = [[p for p in ps if v.get(p, math.inf) <= t]
-                                      for ps in self.board.by_low]
+            lists = self._lists[k] = [
+                () if b is None else b[1][:bisect_right(b[0], t)] for b in self._buckets]
         return lists
 
     def feasible(self, free, k):
@@ -485,7 +501,7 @@ class Exact:
     face-down Mystery tiles.  Values are Strawberry's chance of winning (a draw counts 1/2).
     Raises ``_OverBudget`` past ``max_nodes`` positions or the deadline."""
 
-    def __init__(self, kn, max_nodes, deadline):
+    def __init__(self, kn, max_nodes, deadline, track_pile=True):
         self.kn = kn
         self.board = kn.board
         self.max_nodes = max_nodes
@@ -493,6 +509,9 @@ class Exact:
         self.memo = {}
         self.valid = {}
         self.nodes = 0
+        # With many face-down tiles still to come, the odds of each Random tile are taken
+        # from the pile as it is now (draws treated as independent): far fewer positions.
+        self.track_pile = track_pile
 
     def chooser_values(self, free, diff, pile, cutter):
         """{group: the chooser's chance of winning if they eat it} over the groups of
@@ -510,6 +529,14 @@ class Exact:
     def eat_value(self, free, g, diff, pile, chooser):
         kn = self.kn
         d, r, _ = kn.group(g)
+        if not self.track_pile:
+            ps, pt, pb = outcome_odds(kn.pile_kinds, pile, r, d)
+            rest = free ^ g
+            total = 0.0
+            for prob, o in ((ps, 1), (pt, 0), (pb, -1)):
+                if prob:
+                    total += prob * self.cut_value(rest, diff + o, pile, chooser)
+            return total
         total = 0.0
         for prob, delta, left in draws(kn.pile_kinds, pile, r):
             x = d + delta
@@ -592,7 +619,7 @@ def lookahead_values(kn, val, team, groups, deadline):
     mm = MinMax(kn.board, a_other)
     out = {}
     for n, g in enumerate(groups):
-        if n & 7 == 7 and time.perf_counter() > deadline:
+        if n & 3 == 3 and time.perf_counter() > deadline:
             raise _OverBudget
         rest = rest_all ^ g
         if not rest:
@@ -606,6 +633,51 @@ def lookahead_values(kn, val, team, groups, deadline):
                 continue
             w1 = val.kappa * val.balance(rest, other) + level
         out[g] = round(val.candle(g, team) - w1, 9)
+    return out
+
+
+def deep_values(kn, val, team, groups, deadline):
+    """u3 for ``groups``: the chooser ``team``'s candle minus what the other player can be held
+    to next round when they value their groups by u2 (two rounds of lookahead).  What
+    remains after two groups are eaten is valued once per remaining set."""
+    other = 1 - team
+    board = kn.board
+    a_team = {p: val.a(p, team) for p in placements_in(board, kn.free)}
+    mm_team = MinMax(board, a_team)
+    w1_memo = {}
+
+    def w1(rest):  # what ``team`` gets as the chooser after ``other`` eats: its u1 min-max
+        hit = w1_memo.get(rest)
+        if hit is None:
+            if rest.bit_count() == 4:
+                hit = val.candle(rest, team)
+            else:
+                level = mm_team.value(rest)
+                hit = None if level is None else val.kappa * val.balance(rest, team) + level
+            w1_memo[rest] = hit
+        return hit
+
+    out = {}
+    for g in groups:
+        if time.perf_counter() > deadline:
+            raise _OverBudget
+        rest = kn.free ^ g
+        if rest.bit_count() <= 4:
+            out[g] = round(val.candle(g, team) - (val.candle(rest, other) if rest else 0.0), 9)
+            continue
+        u2_other = {}
+        for n, h in enumerate(placements_in(board, rest)):
+            if n & 15 == 15 and time.perf_counter() > deadline:
+                raise _OverBudget
+            rest2 = rest ^ h
+            if not rest2:
+                continue
+            w = w1(rest2)
+            if w is not None:
+                u2_other[h] = round(val.candle(h, other) - w, 9)
+        level = MinMax(board, u2_other).value(rest)
+        if level is not None:
+            out[g] = round(val.candle(g, team) - level, 9)
     return out
 
 
@@ -714,9 +786,9 @@ class BerryBot(Bot):
         if not moves:
             raise ValueError(f"seat {seat} has no move (not its turn, or the game is over)")
         kn = Knowledge(view, seat)
-        # the searches stop at 80% of the budget, leaving time for the quick fallback
+        # the searches stop at 70% of the budget, leaving time for the quick fallback
         now = time.perf_counter()
-        deadline = now + 0.8 * max(0.0, deadline - now)
+        deadline = now + 0.7 * max(0.0, deadline - now)
         phase = view["phase"]
         if phase != "cut" and len(moves) == 1 or phase == "cut" and kn.free.bit_count() == 4:
             return moves[0]
@@ -829,14 +901,17 @@ class HardBot(MediumBot):
 
     tries = 12
     solo_samples = 150
-    exact_groups = 4  # search to the end with this many groups left (or fewer)
-    exact_nodes = 20000
+    exact_groups = 5  # search to the end once this many groups (or fewer) are left to cut
+    exact_nodes = 40000
+    exact_pile = 3  # follow each face-down draw exactly while at most this many are to come
+    deep_groups = 8  # two rounds of lookahead for a chooser facing this many groups or fewer
 
     def cut(self, kn, rng, deadline):
         groups_left = kn.free.bit_count() // 4
         if kn.mode == "2" and groups_left <= self.exact_groups:
             try:
-                ex = Exact(kn, self.exact_nodes, deadline)
+                ex = Exact(kn, self.exact_nodes, deadline,
+                           (kn.free & kn.unknown).bit_count() <= self.exact_pile)
                 values = ex.chooser_values(kn.free, kn.diff, kn.pile, kn.team)
                 return cut_move(kn.board, min_max_move(kn, values, rng, self.tries))
             except _OverBudget:
@@ -851,9 +926,10 @@ class HardBot(MediumBot):
 
     def eat(self, kn, rng, deadline):
         groups = current_groups(kn)
-        if kn.mode == "2" and kn.free.bit_count() // 4 - 1 <= self.exact_groups:
+        if kn.mode == "2" and len(groups) - 1 <= self.exact_groups:
             try:
-                ex = Exact(kn, self.exact_nodes, deadline)
+                ex = Exact(kn, self.exact_nodes, deadline,
+                           (kn.free & kn.unknown).bit_count() <= self.exact_pile)
                 best = max(groups, key=lambda g: (
                     ex.eat_value(kn.free, g, kn.diff, kn.pile, kn.team) * TEAM_SIGN[kn.team],
                     -g))
@@ -862,7 +938,10 @@ class HardBot(MediumBot):
                 pass
         val = Valuer(kn, self.kappa, self.exact_leaves)
         try:
-            values = lookahead_values(kn, val, kn.team, groups, deadline)
+            if len(groups) <= self.deep_groups:
+                values = deep_values(kn, val, kn.team, groups, deadline)
+            else:
+                values = lookahead_values(kn, val, kn.team, groups, deadline)
         except _OverBudget:
             return super().eat(kn, rng, deadline)
         return choose_move(kn.board, max(groups, key=lambda g: (values.get(g, -math.inf), -g)))
