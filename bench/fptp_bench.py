@@ -1,0 +1,132 @@
+"""Strength ladder and decision times of the First Past the Post bots (seeded games).
+
+    .venv/bin/python -m bench.fptp_bench [--games 200] [--jobs 2] [--budget 1.0]
+                                         [--players 2,4] [--variant fptp] [--no-news]
+
+Two players: each level against the one below (easy/random, medium/easy, hard/medium), the
+higher level in seat 0 in half the games and seat 1 in the other half (each deal is played
+both ways).  Goal (issue 13): the higher level wins >= 75% of its games.  Four players: one
+bot of a level against three of the level below, the higher one in each seat in turn.  Goal:
+it wins >= 50% (an even share would be 25%).  A shared win is counted apart, not as a win.
+
+Then the mean and p95 seconds per decision of each level (every move a bot chose, all games
+together).  Goal: hard <= 1 s.  The simultaneous bid is played truly at once: every bidder
+decides from the same position before any bid is applied.
+"""
+
+import argparse
+import multiprocessing
+import statistics
+import sys
+import time
+
+LEVELS = ("random", "easy", "medium", "hard")
+ADJACENT = [("easy", "random"), ("medium", "easy"), ("hard", "medium")]
+
+
+def play_game(args):
+    """One game: (players, hi, lo, outcome 'W' / 'D' / 'L' for the higher level,
+    {level: [seconds per decision]}, plies)."""
+    players, hi, lo, game_no, budget, options = args
+    from games.bots import get_bot
+    from games.engine import get_rules
+
+    rules = get_rules("fptp")
+    hi_seat = game_no % players
+    levels = [hi if s == hi_seat else lo for s in range(players)]
+    bots = {lv: get_bot("fptp", lv) for lv in set(levels)}
+    state = rules.setup({"players": players, **options}, 20_000 + game_no // players)
+    times = {hi: [], lo: []}
+    ply = 0
+    while not rules.is_over(state):
+        seats = rules.to_move(state)
+        views = rules.views(state, seats)  # a simultaneous step: all decide at once
+        moves = []
+        for seat, view in zip(seats, views, strict=True):
+            level = levels[seat]
+            t0 = time.perf_counter()
+            move = bots[level].choose(view, seat, seed=game_no * 100_000 + ply, budget_s=budget)
+            times[level].append(time.perf_counter() - t0)
+            moves.append((seat, move))
+        for seat, move in moves:
+            if move in rules.legal_moves(state, seat):  # one "play on" ends an end vote
+                state = rules.apply(state, seat, move)
+                ply += 1
+        if ply > 5000:
+            raise RuntimeError("game did not end")
+    winners = rules.result(state)["winners"]
+    if winners == [hi_seat]:
+        out = "W"
+    elif hi_seat in winners:
+        out = "D"
+    else:
+        out = "L"
+    return players, hi, lo, out, times, ply
+
+
+def p95(xs):
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--budget", type=float, default=1.0, help="budget_s per decision (1.0)")
+    ap.add_argument("--players", default="2,4", help="table sizes, e.g. 2,4 (default)")
+    ap.add_argument("--only", default="", help="pairings like hard-medium,medium-easy")
+    ap.add_argument("--variant", default="fptp", choices=["fptp", "av"])
+    ap.add_argument("--no-news", action="store_true", help="play without news cards")
+    opts = ap.parse_args(argv)
+
+    pairs = [tuple(p.split("-")) for p in opts.only.split(",")] if opts.only else ADJACENT
+    tables = [int(x) for x in opts.players.split(",")]
+    options = {"variant": opts.variant, "news": not opts.no_news}
+    jobs = [(n, hi, lo, g, opts.budget, options) for n in tables for hi, lo in pairs
+            for g in range(opts.games)]
+    t0 = time.perf_counter()
+    tally = {(n, hi, lo): {"W": 0, "D": 0, "L": 0} for n in tables for hi, lo in pairs}
+    times = {lv: [] for lv in LEVELS}
+    plies = []
+    with multiprocessing.Pool(opts.jobs) as pool:
+        for n, hi, lo, out, tm, ply in pool.imap_unordered(play_game, jobs, chunksize=1):
+            tally[(n, hi, lo)][out] += 1
+            plies.append(ply)
+            for lv, xs in tm.items():
+                times[lv].extend(xs)
+            done = sum(sum(t.values()) for t in tally.values())
+            if done % 50 == 0:
+                print(f"  ... {done}/{len(jobs)} games", file=sys.stderr, flush=True)
+    wall = time.perf_counter() - t0
+
+    news = "without news cards" if opts.no_news else "with news cards"
+    print(f"First Past the Post bot ladder: {opts.games} games per pairing, {opts.variant}, "
+          f"{news}, budget_s={opts.budget}, {opts.jobs} processes, {wall:.0f} s "
+          f"(mean {statistics.fmean(plies):.0f} plies per game)")
+    for n in tables:
+        print()
+        goal = 0.75 if n == 2 else 0.5
+        what = "1 v 1, seats swapped" if n == 2 else f"1 v {n - 1} of the level below"
+        print(f"{n} players ({what}); goal: higher level wins >= {goal:.0%}")
+        print(f"{'pairing (higher vs lower)':<28}{'win':>8}{'shared':>8}{'loss':>8}   goal")
+        for hi, lo in pairs:
+            t = tally[(n, hi, lo)]
+            total = sum(t.values()) or 1
+            ok = "ok" if t["W"] / total >= goal else f"BELOW {goal:.0%}"
+            print(f"{hi + ' vs ' + lo:<28}{t['W'] / total:>8.1%}{t['D'] / total:>8.1%}"
+                  f"{t['L'] / total:>8.1%}   {ok}")
+    print()
+    print(f"{'level':<10}{'decisions':>10}{'mean s':>10}{'p95 s':>10}{'max s':>10}")
+    for lv in LEVELS:
+        xs = times[lv]
+        if xs:
+            print(f"{lv:<10}{len(xs):>10}{statistics.fmean(xs):>10.4f}{p95(xs):>10.4f}"
+                  f"{max(xs):>10.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
