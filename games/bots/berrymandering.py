@@ -8,12 +8,12 @@ leaves for the rest of the game.  The cutter's best cut is the one whose best gr
 chooser) is as poor as possible: min over cuts of max over groups of ``u``.  That min-max is
 found exactly, without listing cuts: sort the possible groups by ``u`` and find the smallest
 threshold ``t`` such that the cake can still be cut using only groups with ``u <= t`` (a
-tiling search; see ``min_max_cut``).  What eating a group leaves is valued by:
+tiling search; see ``MinMax``).  What eating a group leaves is valued by:
 
 * ``balance``: each remaining berry of the chooser's team counts ``KAPPA`` candles for them
   (a team that wastes berries in a landslide has fewer for later rounds), or
-* ``lookahead``: the next round played out the same way (what the other player, cutting
-  next, can hold the chooser to), or
+* ``lookahead``: the next round played out the same way (the best the other player can get
+  as the next chooser, against a cut made the same way), or two rounds (``deep_values``), or
 * ``exact``: near the end, the whole rest of the game searched to the last group (every cut
   and every choice, the Mystery tiles by their exact odds), for the chance of winning.
 
@@ -22,7 +22,8 @@ face down (the set minus those revealed: the same set ``rules.sample_state`` dea
 uses the exact odds of every draw from that set, so it never depends on the real order.
 
 Every bot is deterministic for (view, seat, seed): its searches are bounded by counts, and the
-time budget only stops a search early on a slow machine (then the best move so far is played).
+time budget only stops a search early on a slow machine (the hard bot then plays the medium
+bot's move, which takes a few milliseconds).
 """
 
 import math
@@ -40,10 +41,6 @@ TEAM_SIGN = (1, -1)  # Strawberry counts up, Blueberry down, in a "diff"
 # Tuned with bench/berrymandering_bench.py --ladder.
 KAPPA = 0.15  # candles per berry of balance left in the cake (the balance valuation)
 SOFT = 6.0  # sharpness of the cutter's tie-break among equally good cuts (see cut_score)
-
-
-class _OutOfTime(Exception):
-    pass
 
 
 # --------------------------------------------------------------------------- board geometry
@@ -106,53 +103,6 @@ def tileable(board, free, allowed, memo):
     return ok
 
 
-def find_tiling(board, free, allowed, memo, rng=None):
-    """One cut of ``free`` with allowed groups (groups tried in a random order if ``rng``),
-    as a list of group masks, or None."""
-    if not free:
-        return []
-    low = (free & -free).bit_length() - 1
-    cands = [p for p in board.by_low[low] if p & free == p and allowed(p)]
-    if rng is not None:
-        rng.shuffle(cands)
-    for p in cands:
-        if tileable(board, free ^ p, allowed, memo):
-            rest = find_tiling(board, free ^ p, allowed, memo, rng)
-            return [p] + rest
-    return None
-
-
-def min_max_cut(board, free, value, rng, tries=1, memo_all=None):
-    """The cutter's best threshold: ``(t, cuts)`` where t = min over cuts of ``free`` of the
-    max ``value[p]`` over its groups, and ``cuts`` up to ``tries`` different cuts reaching it.
-
-    ``value`` maps every group inside ``free`` that may be used to its worth for the chooser
-    (groups missing from it are never used)."""
-    levels = sorted(set(value.values()))
-    lo, hi = 0, len(levels) - 1
-    # the whole set must allow a cut at all (it does, for a valid position)
-    if not tileable(board, free, value.__contains__, {} if memo_all is None else memo_all):
-        return None, []
-    while lo < hi:
-        mid = (lo + hi) // 2
-        t = levels[mid]
-        if tileable(board, free, lambda p, t=t: value.get(p, math.inf) <= t, {}):
-            hi = mid
-        else:
-            lo = mid + 1
-    t = levels[lo]
-    allowed = lambda p: value.get(p, math.inf) <= t  # noqa: E731
-    memo = {}
-    cuts, seen = [], set()
-    for k in range(tries):
-        cut = find_tiling(board, free, allowed, memo, rng if k else None)
-        key = tuple(sorted(cut))
-        if key not in seen:
-            seen.add(key)
-            cuts.append(cut)
-    return t, cuts
-
-
 def placements_in(board, free):
     """The groups lying inside ``free``."""
     out = []
@@ -163,12 +113,6 @@ def placements_in(board, free):
         out.extend(p for p in by_low[low.bit_length() - 1] if p & free == p)
         m ^= low
     return out
-
-
-def valid_groups(board, free, memo):
-    """The groups inside ``free`` that are part of at least one complete cut."""
-    return [p for p in placements_in(board, free)
-            if tileable(board, free ^ p, _always, memo)]
 
 
 def _always(_p):
@@ -826,22 +770,22 @@ class RandomBot(BerryBot):
 
 @register_bot(GAME, "easy")
 class EasyBot(BerryBot):
-    """Easy: thinks only about this round's candle.  As the chooser it eats the group that is
-    most likely to give its team a candle.  As the cutter it tries a few different cuts and
-    keeps the one whose best group for the other player is least likely to win them a candle.
-    It does not think about the berries it leaves for later rounds.  As the third player it
-    plays the Mystery tile that brings the candles closest to equal."""
+    """Easy: thinks mostly about this round.  As the chooser it eats the group most likely to
+    give its team a candle, caring only a little about the berries it uses up.  As the cutter
+    it tries a few different cuts and keeps the one where the most groups favour its own team,
+    as if the chooser might pick any group (a careful chooser finds the one group it left
+    weak).  As the third player it plays the Mystery tile that brings the candles closest to
+    equal."""
 
-    samples = 6
+    samples = 4
     kappa = 0.06  # cares a little about the berries it leaves
     exact_leaves = False
 
     def cut(self, kn, rng, deadline):
         val = Valuer(kn, self.kappa, self.exact_leaves)
-        team = chooser_team(kn)
         cuts = [random_cut(kn, rng) for _ in range(self.samples)]
-        values = {p: round(val.u1(team, p, kn.free), 9) for c in cuts for p in c}
-        return cut_move(kn.board, best_of(cuts, values))
+        return cut_move(kn.board, max(cuts, key=lambda c: sum(val.candle(p, kn.team)
+                                                              for p in c)))
 
     def eat(self, kn, rng, deadline):
         val = Valuer(kn, self.kappa, self.exact_leaves)
@@ -860,10 +804,11 @@ class EasyBot(BerryBot):
 class MediumBot(BerryBot):
     """Medium: values every possible group by the candle it brings the chooser (with the odds
     of the face-down Mystery tiles) plus the berries it leaves in the cake: a team that wastes
-    many berries winning one group has fewer left to win later ones.  As the chooser it eats
-    the group worth most to it.  As the cutter it finds the cut whose best group for the
-    chooser is worth as little as possible, searching all cuts at once (it asks "can the cake
-    still be cut using only groups worth at most this much?" for ever smaller amounts)."""
+    many berries winning one group has fewer left to win later ones (and with only one or two
+    groups left it counts their candles exactly).  As the chooser it eats the group worth most
+    to it.  As the cutter it finds the cut whose best group for the chooser is worth as little
+    as possible, searching all cuts at once (it asks "can the cake still be cut using only
+    groups worth at most this much?" for ever smaller amounts)."""
 
     tries = 8
     solo_samples = 40
@@ -873,15 +818,9 @@ class MediumBot(BerryBot):
         values = balance_values(kn, val, chooser_team(kn))
         return cut_move(kn.board, min_max_move(kn, values, rng, self.tries))
 
-    look_choose = 0
-
     def eat(self, kn, rng, deadline):
         val = Valuer(kn, self.kappa, self.exact_leaves)
         groups = current_groups(kn)
-        if self.look_choose:
-            values = lookahead_values(kn, val, kn.team, groups, math.inf)
-            return choose_move(kn.board, max(groups, key=lambda g: (values.get(g, -math.inf),
-                                                                    -g)))
         return choose_move(kn.board, max(groups, key=lambda g: (val.u1(kn.team, g, kn.free),
                                                                 -g)))
 
@@ -891,26 +830,31 @@ class MediumBot(BerryBot):
 
 @register_bot(GAME, "hard")
 class HardBot(MediumBot):
-    """Hard: looks one round further than the medium bot.  A group's worth to the chooser is
-    its candle minus the best the other player can then get as the next chooser, after a cut
-    made against them in the same way.  As the cutter it finds, among all cuts, the one whose
-    best group is worth least by that deeper measure.  In the last rounds (four groups left or
-    fewer) it stops estimating: it plays out every possible cut, choice and Mystery tile to the
-    end of the game and picks the move with the best chance of winning.  If time runs short it
-    plays like the medium bot."""
+    """Hard: looks further ahead than the medium bot.  A group's worth to the chooser is its
+    candle minus the best the other player can then get as the next chooser, after a cut made
+    against them in the same way.  As the cutter it finds, among all cuts, the one whose best
+    group is worth least by that deeper measure; as the chooser it looks one more round ahead
+    still once the cake is down to eight groups.  In the last rounds (five groups left, or six
+    when it has to cut them) it stops estimating: it plays out every possible cut, choice and
+    Mystery tile to the end of the game and picks the move with the best chance of winning.
+    If time runs short it plays like the medium bot."""
 
     tries = 12
     solo_samples = 150
     exact_groups = 5  # search to the end once this many groups (or fewer) are left to cut
+    exact_cut_groups = 6  # ... and as the cutter with this many, if it fits in the nodes
     exact_nodes = 40000
+    exact_cut_nodes = 12000
     exact_pile = 3  # follow each face-down draw exactly while at most this many are to come
     deep_groups = 8  # two rounds of lookahead for a chooser facing this many groups or fewer
 
     def cut(self, kn, rng, deadline):
         groups_left = kn.free.bit_count() // 4
-        if kn.mode == "2" and groups_left <= self.exact_groups:
+        if kn.mode == "2" and groups_left <= self.exact_cut_groups:
             try:
-                ex = Exact(kn, self.exact_nodes, deadline,
+                nodes = self.exact_nodes if groups_left <= self.exact_groups else \
+                    self.exact_cut_nodes
+                ex = Exact(kn, nodes, deadline,
                            (kn.free & kn.unknown).bit_count() <= self.exact_pile)
                 values = ex.chooser_values(kn.free, kn.diff, kn.pile, kn.team)
                 return cut_move(kn.board, min_max_move(kn, values, rng, self.tries))
