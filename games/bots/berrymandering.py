@@ -350,6 +350,7 @@ class MinMax:
             self._buckets[i] = ([v for v, _ in items], [p for _, p in items])
         self._lists = {}
         self._memos = {}
+        self._last = len(self.levels) // 2
 
     def _by_low(self, k):
         lists = self._lists.get(k)
@@ -364,19 +365,36 @@ class MinMax:
         return _tileable_lists(self._by_low(k), free, memo)
 
     def value(self, free):
-        """The min-max level for ``free`` (None if ``free`` cannot be cut at all)."""
+        """The min-max level for ``free`` (None if ``free`` cannot be cut at all).
+
+        Sets asked about one after another tend to have nearby levels, so the search gallops
+        out from the last answer before it bisects."""
         if not self.levels:
             return None
         top = len(self.levels) - 1
         if not self.feasible(free, top):
             return None
-        lo, hi = 0, top
+        k = min(self._last, top)
+        if self.feasible(free, k):  # the answer is k or below
+            hi, step = k, 1
+            lo = k - step
+            while lo >= 0 and self.feasible(free, lo):
+                hi, step = lo, step * 2
+                lo = hi - step
+            lo = max(lo + 1, 0)
+        else:  # above k
+            lo, step = k + 1, 1
+            hi = min(lo, top)
+            while hi < top and not self.feasible(free, hi):
+                lo, step = hi + 1, step * 2
+                hi = min(lo + step - 1, top)
         while lo < hi:
             mid = (lo + hi) // 2
             if self.feasible(free, mid):
                 hi = mid
             else:
                 lo = mid + 1
+        self._last = lo
         return self.levels[lo]
 
     def cuts(self, free, level, rng, tries):
@@ -397,6 +415,7 @@ class MinMax:
 
 
 def _tileable_lists(by_low, free, memo):
+    """Can ``free`` be cut with the groups listed in ``by_low`` (by their first cell)?"""
     if not free:
         return True
     hit = memo.get(free)
@@ -404,9 +423,17 @@ def _tileable_lists(by_low, free, memo):
         return hit
     ok = False
     for p in by_low[(free & -free).bit_length() - 1]:
-        if p & free == p and _tileable_lists(by_low, free ^ p, memo):
-            ok = True
-            break
+        if p & free == p:
+            rest = free ^ p
+            if not rest:
+                ok = True
+                break
+            got = memo.get(rest)
+            if got is None:
+                got = _tileable_lists(by_low, rest, memo)
+            if got:
+                ok = True
+                break
     memo[free] = ok
     return ok
 
@@ -844,7 +871,7 @@ class HardBot(MediumBot):
     exact_groups = 5  # search to the end once this many groups (or fewer) are left to cut
     exact_cut_groups = 6  # ... and as the cutter with this many, if it fits in the nodes
     exact_nodes = 40000
-    exact_cut_nodes = 12000
+    exact_cut_nodes = 5000
     exact_pile = 3  # follow each face-down draw exactly while at most this many are to come
     deep_groups = 8  # two rounds of lookahead for a chooser facing this many groups or fewer
 

@@ -15,10 +15,11 @@ Setup: who ate cake most recently   options ``team_chooser`` / ``team`` / ``firs
 Cut: all cake in groups of four,    ``_parse_cut`` (codes ``group_size``, ``not_connected``,
   no orphans, the 7 shapes, never     ``overlap``, ``eaten``, ``uncut`` ...); ``tetromino``
   eaten pieces
-Choose: reveal a Mystery tile per   ``_choose`` / ``_reveal`` / ``_score``: majority candle,
-  Random tile, most berries gets      tie none; revealed tiles stay public (``revealed``)
+Choose: reveal a Mystery tile per   ``_choose`` (reveals), ``_eat``: majority candle, tie
+  Random tile, most berries gets      none; revealed tiles stay public (``revealed``)
   a candle, tie none
-Reset / Switch / nine rounds        ``_next_round`` (roles swap, rounds = cells / 4)
+Reset / Switch / nine rounds        ``_eat`` (the cut is dropped, roles swap; rounds =
+                                      cells / 4)
 "the isolated group ... remains     a cut always covers every uneaten cell, so an isolated
   in play until it is eaten"          group is an ordinary group
 End: most candles rules             ``result`` (``decided_by`` candles / draw)
@@ -26,7 +27,7 @@ Three Player Variant                mode "3": phase ``mystery``, move ``mystery`
                                       player wins on equal candles (``third_player``)
 Strategy Variant                    option ``variant`` = "strategy": ``mystery_at`` filled at
                                       setup, face up
-Solo Player Variant + score sheet   mode "solo": ``_next_round`` (3 choices per cut),
+Solo Player Variant + score sheet   mode "solo": ``_eat`` (3 choices per cut),
                                       ``_solo_rating`` (``SOLO_RATINGS``)
 Play a State Variant                option ``map`` (``map_check``; exact tileability search
                                       in ``tetromino.Region``)

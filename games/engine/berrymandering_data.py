@@ -38,7 +38,7 @@ MAX_COORD = 1000  # |x| and |y| at most this
 MAX_MYSTERY = 400  # Mystery tiles in all
 # Steps the exact tileability search may take for one uploaded map (it is never guessed: a
 # map that needs more is refused as too intricate to check).
-MAP_CHECK_STEPS = 60_000
+MAP_CHECK_STEPS = 30_000
 
 # Solo: the player chooses this many groups each round, and wins with more than
 # SOLO_WIN_ABOVE candles (out of the standard cake's 9 groups).
