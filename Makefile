@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast bench bench-engine bench-bots bench-latency run-services stop-services migrate demo lint check-deploy clean
+.PHONY: run test test-fast bench bench-engine bench-bots bench-latency bench-fairness run-services stop-services migrate demo lint check-deploy clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -47,13 +47,17 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 ## Benchmarks print figures side by side with their baselines (never asserted in tests).
-bench: bench-engine bench-bots bench-latency
+bench: bench-engine bench-bots bench-fairness bench-latency
 
 bench-engine: $(STAMP)
 	$(BIN)/python -m bench.engine_bench
 
 bench-bots: $(STAMP)
 	$(BIN)/python -m bench.bots_ladder
+
+## Other tables' bot latency while one student floods the server with bot-only games.
+bench-fairness: $(STAMP)
+	$(BIN)/python -m bench.bot_fairness
 
 ## Live-play latency at two paces: every table moving every 0.5-1.5 s (stress), and every
 ## 2-6 s (a class thinking about each border).

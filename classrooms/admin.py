@@ -1,7 +1,14 @@
 from django.contrib import admin, messages
 
 from classrooms import services
-from classrooms.models import Assignment, AssignmentGame, Classroom, Membership
+from classrooms.models import (
+    Assignment,
+    AssignmentGame,
+    Classroom,
+    Membership,
+    StudentAccount,
+    TeacherProfile,
+)
 from games.admin import ReadOnlyInline
 
 
@@ -33,6 +40,35 @@ class AssignmentAdmin(admin.ModelAdmin):
     list_display = ("title", "classroom", "mode", "table_size", "status", "paused", "created_at")
     list_filter = ("mode", "status")
     inlines = [AssignmentGameInline]
+
+
+@admin.register(TeacherProfile)
+class TeacherProfileAdmin(admin.ModelAdmin):
+    """Teachers who signed up themselves wait here for approval (until then their classes
+    cannot take students of other teachers)."""
+
+    list_display = ("user", "approved", "approved_at", "created_at")
+    list_filter = ("approved",)
+    search_fields = ("user__username", "user__first_name", "user__email")
+    raw_id_fields = ("user",)
+    actions = ["approve"]
+
+    @admin.action(description="Approve the selected teachers")
+    def approve(self, request, queryset):
+        for profile in queryset:
+            services.teacher_approve(user=profile.user)
+        messages.success(request, f"{queryset.count()} teacher(s) approved.")
+
+
+@admin.register(StudentAccount)
+class StudentAccountAdmin(admin.ModelAdmin):
+    """Which class made a student account (its teacher manages it), and the other teachers
+    an admin lets manage it too."""
+
+    list_display = ("user", "created_by_class")
+    search_fields = ("user__username", "user__first_name")
+    raw_id_fields = ("user", "created_by_class")
+    filter_horizontal = ("managers",)
 
 
 # Admin-created teachers: an action on the user list puts users in the "teachers" group.

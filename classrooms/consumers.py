@@ -11,7 +11,7 @@ this teacher's: the same answer, so ids cannot be probed).  Clients may send
 
 from classrooms.live import group_for_assignment, group_for_user
 from games.consumers import FrameError, parse_frame
-from gerrymander_site.sockets import AsyncSocketConsumer, db_call
+from gerrymander_site.sockets import CLOSE_TOO_MUCH, AsyncSocketConsumer, db_call
 
 
 @db_call
@@ -60,6 +60,9 @@ class DashboardConsumer(_Base):
         if not await _teaches(self.assignment_id, user):
             await self.refuse(4404)
             return
+        if not await self.socket_slot_take(user):
+            await self.refuse(CLOSE_TOO_MUCH)
+            return
         await self.session_watch()
         # joined before the rows are read, so no change between the two is missed
         await self.group_join(group_for_assignment(self.assignment_id))
@@ -82,6 +85,9 @@ class MeConsumer(_Base):
         self.user = self.scope.get("user")
         if not getattr(self.user, "is_authenticated", False):
             await self.refuse(4401)
+            return
+        if not await self.socket_slot_take(self.user):
+            await self.refuse(CLOSE_TOO_MUCH)
             return
         await self.session_watch()
         await self.group_join(group_for_user(self.user.pk))

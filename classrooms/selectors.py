@@ -108,13 +108,15 @@ def classes_of_student(*, user):
 
 
 def game_watch_verdict(*, game, user):
-    """Access rule for games of an assignment: its class teacher, and a student of the class
-    whose seat there was given to a bot (they watch their table until the seat comes back).
-    Players and staff are allowed by the games app before rules run; classmates may not watch
-    other tables."""
+    """Access rule: a game of an assignment is watched by its class teacher, and by a student
+    of the class whose seat there was given to a bot (they watch their table until the seat
+    comes back); classmates may not watch other tables.  A lobby game is watched by the
+    teachers of its players' classes.  (Players and staff are let in by the games app.)"""
     table = AssignmentGame.objects.filter(game=game).select_related("assignment__classroom").first()
     if table is None:
-        return None
+        # a lobby game: the teachers of its players' classes may watch it
+        return Membership.objects.filter(
+            classroom__teacher=user, student__seats__game=game).exists() or None
     classroom = table.assignment.classroom
     if classroom.teacher_id == user.pk:
         return True

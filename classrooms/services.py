@@ -484,10 +484,11 @@ def assignment_start(*, assignment, tables):
         users = []
         for entry in table:
             pk = getattr(entry, "pk", entry)
-            try:
+            if isinstance(pk, str) and pk.isascii() and pk.isdigit() and len(pk) <= 18:
                 pk = int(pk)
-            except (TypeError, ValueError):
-                raise ClassroomError("Unknown student.", code="not_member") from None
+            if not isinstance(pk, int) or isinstance(pk, bool):  # 2.5, true, "x", [...]
+                raise ClassroomError("Each student is given by their whole-number id.",
+                                     code="not_member")
             if pk not in members:
                 raise ClassroomError("Every player must be a student of this class.",
                                      code="not_member")

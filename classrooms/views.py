@@ -7,7 +7,9 @@ and 403 for pages of a role the user does not have.
 import csv
 import functools
 import json
+import time
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -17,6 +19,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from classrooms import ratelimit, selectors, services
@@ -33,10 +36,35 @@ from classrooms.models import Assignment, Membership
 from classrooms.selectors import user_is_teacher
 from classrooms.services import ClassroomError
 from games.catalog import game_titles
+from gerrymander_site import jsonsafe
+from gerrymander_site.middleware import IDLE_LIMIT
+
+# Passwords just issued stay in the teacher's session only while the cards are printed.
+CARDS_TTL_S = 30 * 60
 
 
 def _cards_key(classroom_id):
     return f"classrooms-cards-{classroom_id}"
+
+
+def _cards_issued(request, classroom):
+    """``{"passwords": {student id: password}, "remaining": n}`` issued in this session for the
+    class's cards in the last CARDS_TTL_S (older ones are forgotten)."""
+    key = _cards_key(classroom.pk)
+    data = request.session.get(key)
+    if not isinstance(data, dict) or time.time() - data.get("at", 0) > CARDS_TTL_S:
+        request.session.pop(key, None)
+        return {"passwords": {}, "remaining": 0}
+    return data
+
+
+def _cards_add(request, classroom, passwords, *, remaining=0, fresh_round=False):
+    """Remember ``passwords`` ({student id: password}) for the cards; ``fresh_round`` drops
+    what was issued before."""
+    data = {"passwords": {}} if fresh_round else _cards_issued(request, classroom)
+    data = {"passwords": {**data["passwords"], **{str(k): v for k, v in passwords.items()}},
+            "remaining": remaining, "at": time.time()}
+    request.session[_cards_key(classroom.pk)] = data
 
 
 def teacher_required(view):
@@ -72,11 +100,26 @@ class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        session_start(self.request)
+        return ratelimit.login_device_cookie_set(self.request, response)
+
     def form_invalid(self, form):
         response = super().form_invalid(form)
         if getattr(form, "rate_limited", False):
             response.status_code = 429
         return response
+
+
+def session_start(request):
+    """Sessions on shared classroom devices: a student's ends when the browser closes and
+    after a few idle hours; a teacher's after idle hours (gerrymander_site.middleware)."""
+    if request.user.is_staff or user_is_teacher(request.user):
+        request.session[IDLE_LIMIT] = settings.TEACHER_IDLE_S
+    else:
+        request.session.set_expiry(0)
+        request.session[IDLE_LIMIT] = settings.STUDENT_IDLE_S
 
 
 def home(request):
@@ -91,7 +134,11 @@ def teacher_signup(request):
     if request.user.is_authenticated:
         return redirect("home")
     form = TeacherSignupForm(request.POST or None)
+    if request.method == "POST" and not ratelimit.signup_allowed(request):
+        form.add_error(None, "Too many new accounts from this network: try again in an hour.")
+        return render(request, "classrooms/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
+        ratelimit.signup_made(request)
         user = form.save()
         services.teacher_make(user=user, approved=False)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -124,6 +171,11 @@ def _join(request):
                     raise ClassroomError("Tell us your name.", code="name")
                 if user is None and not form.cleaned_data["password"]:
                     raise ClassroomError("Choose a password.", code="password")
+                if user is None and not ratelimit.join_account_allowed(request):
+                    status = 429
+                    raise ClassroomError("Too many new accounts from this device or network: "
+                                         "ask your teacher, or try again in an hour.",
+                                         code="too_many_accounts")
                 if user is not None and request.POST.get("confirm") != "yes":
                     # A signed-in student joins another class only after saying yes to it,
                     # by its name and its teacher's.
@@ -144,7 +196,9 @@ def _join(request):
                 form.add_error(None, exc.message)
             else:
                 if user is None:
+                    ratelimit.join_account_made(request)
                     login(request, joined, backend="django.contrib.auth.backends.ModelBackend")
+                    session_start(request)
                     return render(request, "classrooms/join_done.html",
                                   {"classroom": classroom, "username": joined.username})
                 messages.success(request, f"You joined {classroom.name}.")
@@ -217,27 +271,26 @@ def roster_add(request, classroom):
     except ClassroomError as exc:
         messages.error(request, exc.message)
         return redirect(classroom)
-    cards = request.session.get(_cards_key(classroom.pk), {})
-    cards.update({str(user.pk): password for user, password in created})
-    request.session[_cards_key(classroom.pk)] = cards
-    request.session.pop(_cards_key(classroom.pk) + "-remaining", None)
+    _cards_add(request, classroom, {user.pk: password for user, password in created})
     messages.success(request, f"Added {len(created)} students. Print their login cards now.")
     return redirect("classrooms:cards", class_id=classroom.pk)
 
 
 @teacher_required
+@never_cache
 def cards(request, classroom):
     """Printable login cards.  Passwords are stored hashed only: a card shows a password issued
-    in this browser session (roster or reset); "new cards" issues fresh ones for everyone."""
-    issued = request.session.get(_cards_key(classroom.pk), {})
+    in this browser session in the last half hour (roster or reset); "new cards" issues fresh
+    ones.  Never cached: the page holds passwords."""
+    issued = _cards_issued(request, classroom)
     members = selectors.class_students(classroom=classroom)
     card_list = [{"name": m.student.first_name or m.student.username,
                   "username": m.student.username,
-                  "password": issued.get(str(m.student_id))} for m in members]
+                  "password": issued["passwords"].get(str(m.student_id))} for m in members]
     return render(request, "classrooms/cards.html", {
-        "classroom": classroom, "cards": card_list,
-        "remaining": request.session.get(_cards_key(classroom.pk) + "-remaining", 0),
+        "classroom": classroom, "cards": card_list, "remaining": issued["remaining"],
         "login_url": request.build_absolute_uri(reverse("login")),
+        "ttl_minutes": CARDS_TTL_S // 60,
     })
 
 
@@ -246,13 +299,11 @@ def cards(request, classroom):
 def cards_reissue(request, classroom):
     """New passwords for the class, at most ``services.MAX_ROSTER`` a request (hashing is slow
     on purpose); ``continue=1`` does the students this round has not reached yet."""
-    key = _cards_key(classroom.pk)
-    issued = request.session.get(key, {}) if request.POST.get("continue") == "1" else {}
+    going_on = request.POST.get("continue") == "1"
+    issued = _cards_issued(request, classroom)["passwords"] if going_on else {}
     fresh, remaining = services.cards_reissue(classroom=classroom, by=request.user,
                                               skip_ids=issued.keys())
-    issued.update({str(pk): password for pk, password in fresh.items()})
-    request.session[key] = issued
-    request.session[_cards_key(classroom.pk) + "-remaining"] = remaining
+    _cards_add(request, classroom, fresh, remaining=remaining, fresh_round=not going_on)
     if remaining:
         messages.warning(request, f"{len(fresh)} new passwords made; {remaining} students still "
                                   "have their old one. Press \"Continue with the rest\".")
@@ -285,9 +336,7 @@ def student_reset(request, classroom, student_id):
             raise Http404(exc.message) from exc
         messages.error(request, exc.message)
         return redirect(classroom)
-    cards = request.session.get(_cards_key(classroom.pk), {})
-    cards[str(student.pk)] = password
-    request.session[_cards_key(classroom.pk)] = cards
+    _cards_add(request, classroom, {student.pk: password})
     messages.success(request, f"New password for {student.username}: {password}")
     return redirect(classroom)
 
@@ -407,12 +456,14 @@ def assignment_arrange(request, assignment):
     error = None
     if request.method == "POST":
         try:
-            tables = json.loads(request.POST.get("tables") or "[]")
+            tables = jsonsafe.loads(request.POST.get("tables") or "[]")
             if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
                 raise ClassroomError("Send the tables as a list of lists of student ids.")
             services.assignment_start(assignment=assignment, tables=tables)
-        except (ValueError, ClassroomError) as exc:
-            error = getattr(exc, "message", "The tables could not be read.")
+        except ValueError as exc:
+            error = f"The tables could not be read: {exc}"
+        except ClassroomError as exc:
+            error = exc.message
         else:
             return redirect(assignment)
     proposal = services.tables_propose(students=students, table_size=assignment.table_size)
@@ -455,10 +506,11 @@ def _done(request, assignment, message=None, error=None):
 
 
 def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ClassroomError("Missing or bad number in the form.", code="bad_request") from None
+    """A whole number from a form field (at most 18 digits: every id fits the database)."""
+    text = str(value or "").strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+        raise ClassroomError("Missing or bad number in the form.", code="bad_request")
+    return int(text)
 
 
 @teacher_required

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services
-from games.access import game_can_watch
+from games.access import game_can_watch, session_keys
 from games.models import Game
 from games.selectors import game_frame, seat_of_user
 
@@ -18,7 +18,7 @@ class MoveSerializer(serializers.Serializer):
 
 def _watchable_game(request, game_id):
     game = get_object_or_404(Game, pk=game_id)
-    if not game_can_watch(game=game, user=request.user):
+    if not game_can_watch(game=game, user=request.user, keys=session_keys(request.session)):
         from rest_framework.exceptions import NotFound
 
         raise NotFound("There is no such game.")

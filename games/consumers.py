@@ -18,7 +18,6 @@ hash and the account), 4403 account switched off, 4409 the user's classes change
 """
 
 import asyncio
-import json
 import logging
 
 from django.contrib.auth import HASH_SESSION_KEY
@@ -26,11 +25,17 @@ from django.db import connection, transaction
 from django.utils.crypto import constant_time_compare
 
 from games import services
-from games.access import game_can_watch
+from games.access import game_can_watch, session_keys
 from games.broadcast import group_for, state_frame
 from games.models import Game
 from games.selectors import game_frame, game_log
-from gerrymander_site.sockets import CLOSE_SIGNED_OUT, AsyncSocketConsumer, db_call
+from gerrymander_site import jsonsafe
+from gerrymander_site.sockets import (
+    CLOSE_SIGNED_OUT,
+    CLOSE_TOO_MUCH,
+    AsyncSocketConsumer,
+    db_call,
+)
 
 MAX_FRAME_BYTES = 16 * 1024
 CLOSE_SEAT_LOST = 4410  # a player's seat went to someone else, and the game is not theirs to watch
@@ -52,9 +57,9 @@ def parse_frame(text):
     if len(text.encode()) > MAX_FRAME_BYTES:
         raise FrameError("That message is too large.")
     try:
-        frame = json.loads(text)
-    except ValueError:
-        raise FrameError("That message is not valid JSON.") from None
+        frame = jsonsafe.loads(text)
+    except ValueError as exc:
+        raise FrameError(f"That message is not valid JSON: {exc}") from None
     if not isinstance(frame, dict):
         raise FrameError("A message must be a JSON object with a \"type\".")
     ref = frame.get("ref")
@@ -75,11 +80,12 @@ def parse_frame(text):
 
 
 @db_call
-def _frame(game_id, user, *, first=False):
-    """This user's state frame, or None for a game that is gone or not theirs to watch.  A
-    socket's first frame also picks up a bot turn lost in a restart: someone is looking."""
+def _frame(game_id, user, keys, *, first=False):
+    """This user's state frame, or None for a game that is gone or not theirs to watch
+    (``keys``: the share keys of the socket's session).  A socket's first frame also picks up
+    a bot turn lost in a restart: someone is looking."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not game_can_watch(game=game, user=user):
+    if game is None or not game_can_watch(game=game, user=user, keys=keys):
         return None
     if first:
         services.game_bots_resume_stalled(game_ids=[game_id])
@@ -129,12 +135,16 @@ class GameConsumer(AsyncSocketConsumer):
             await self.refuse(4401)
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        frame = await _frame(self.game_id, self.user, first=True)
+        self.keys = session_keys(self.scope.get("session"))
+        frame = await _frame(self.game_id, self.user, self.keys, first=True)
         if frame is None:
             await self.refuse(4404)
             return
         session = self.scope.get("session")
         self.auth_check = session_check(session.get(HASH_SESSION_KEY) if session else None)
+        if not await self.socket_slot_take(self.user):
+            await self.refuse(CLOSE_TOO_MUCH)
+            return
         await self.session_watch()
         await self.accept()
         await self._send_state(frame)
@@ -144,7 +154,7 @@ class GameConsumer(AsyncSocketConsumer):
         await self.send_frame({"type": "log", "entries": await _log(self.game_id, self.seat)})
 
     async def _send_fresh_state(self):
-        frame = await _frame(self.game_id, self.user)
+        frame = await _frame(self.game_id, self.user, self.keys)
         if frame is None:  # the game was deleted, or this user may no longer watch it
             await self.close(code=CLOSE_SEAT_LOST if self.seat is not None else 4404)
             return

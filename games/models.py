@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from games.access import share_key_new
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -30,8 +32,10 @@ class Game(models.Model):
     # was at any version since then (see ``services.move_submit``).
     step_version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
-    # Listed in the lobby's open games (classroom tables are not: they are seated by the teacher).
+    # Made in the lobby (classroom tables are made by an assignment and seated by the teacher).
     lobby = models.BooleanField(default=False)
+    # The key of the game's share link: with it, a signed-in user may watch and take a seat.
+    share_key = models.CharField(max_length=32, default=share_key_new, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="games_created",

@@ -4,7 +4,7 @@ from django.urls import path, re_path
 from games import consumers
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/games/<id:game_id>/", consumers.GameConsumer.as_asgi()),
 ]
 if settings.ENABLE_ECHO_SOCKET:
     websocket_urlpatterns += [

@@ -47,11 +47,3 @@ def games_of_user(*, user):
         .distinct()
         .prefetch_related("seats__user")
     )
-
-
-def open_games(*, exclude_user=None):
-    games = Game.objects.filter(status=Game.Status.WAITING, lobby=True)
-    if exclude_user is not None:
-        games = games.exclude(seats__user=exclude_user)
-    return games.prefetch_related("seats__user")
-

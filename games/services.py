@@ -24,6 +24,7 @@ from games.broadcast import game_events
 from games.engine import IllegalMove, get_rules
 from games.models import Game, Seat
 from games.signals import game_changed
+from gerrymander_site import ratelimit
 from gerrymander_site.errors import ServiceError
 from gerrymander_site.sockets import group_send_many
 
@@ -99,6 +100,8 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None, lobby=
     users = [spec.user for spec in seats if spec.user is not None]
     if len({user.pk for user in users}) != len(users):
         raise GameError("A player can only take one seat in a game.", code="seats")
+    if lobby and created_by is not None:
+        _lobby_caps_check(user=created_by, bot_only=all(spec.bot_level for spec in seats))
     game = Game.objects.create(
         kind=kind, options=dict(options), seed=str(seed), state=state, created_by=created_by,
         lobby=lobby,
@@ -110,6 +113,29 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None, lobby=
     _game_start_if_full(game)
     transaction.on_commit(lambda: _after_commit(game.pk), robust=True)
     return game
+
+
+def _lobby_caps_check(*, user, bot_only):
+    """One student's lobby games must not crowd out everyone else's (bots think on shared
+    workers): a few games going at once, fewer of them bots-only, and so many a day."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.db.models import Q
+
+    going = Game.objects.filter(created_by=user, lobby=True).filter(
+        Q(status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+        | Q(status=Game.Status.WAITING, created_at__gte=timezone.now() - timedelta(days=1)))
+    if going.count() >= settings.LOBBY_GAMES_MAX:
+        raise GameError(f"You already have {settings.LOBBY_GAMES_MAX} games going: finish one "
+                        "before you start another.", code="too_many_games")
+    if bot_only and going.exclude(seats__user__isnull=False).count() \
+            >= settings.BOT_ONLY_GAMES_MAX:
+        raise GameError(f"You can watch {settings.BOT_ONLY_GAMES_MAX} bots-only games at a "
+                        "time: wait for one to end.", code="too_many_games")
+    if ratelimit.record("games-created", user.pk, window=3600) > settings.GAMES_PER_HOUR_MAX:
+        raise GameError("You have started a lot of games this hour: wait a little before the "
+                        "next one.", code="too_many_games")
 
 
 def _bot_level_check(level):

@@ -4,7 +4,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import InterfaceError, OperationalError
 
-from games import services
+from games import bot_runner, services
 
 
 @shared_task(
@@ -20,10 +20,15 @@ from games import services
     retry_jitter=True,
     max_retries=8,
 )
-def bot_move_play(*, game_id, step, seat_index):
+def bot_move_play(*, game_id, step, seat_index, owner=""):
     """Play the bot's move for ``game_id`` in the step begun at version ``step`` if it is
-    still due (idempotent)."""
-    return services.bot_move_play(game_id=game_id, step=step, seat_index=seat_index)
+    still due (idempotent).  A lobby owner already thinking on as many workers as allowed
+    waits its turn: the task goes back on its queue, behind everyone else's."""
+    with bot_runner.owner_slot(owner) as ok:
+        if ok:
+            return services.bot_move_play(game_id=game_id, step=step, seat_index=seat_index)
+    bot_runner.bot_move_requeue(game_id=game_id, step=step, seat_index=seat_index, owner=owner)
+    return "requeued"
 
 
 @worker_ready.connect

@@ -5,6 +5,6 @@ from games import views
 app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
-    path("<int:game_id>/", views.game_detail, name="detail"),
-    path("<int:game_id>/join/", views.game_join, name="join"),
+    path("<id:game_id>/", views.game_detail, name="detail"),
+    path("<id:game_id>/join/", views.game_join, name="join"),
 ]

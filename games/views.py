@@ -7,10 +7,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games import services
-from games.access import game_can_join, game_can_watch
+from games.access import game_can_join, game_can_watch, session_key_remember, session_keys
 from games.forms import GameCreateForm
 from games.models import Game
-from games.selectors import game_frame, game_meta, games_of_user, open_games
+from games.selectors import game_frame, game_meta, games_of_user
 
 
 @login_required
@@ -41,7 +41,6 @@ def lobby(request):
         {
             "form": form,
             "my_games": games_of_user(user=request.user)[:50],
-            "open_games": open_games(exclude_user=request.user)[:50],
         },
     )
 
@@ -49,8 +48,12 @@ def lobby(request):
 @login_required
 def game_detail(request, game_id):
     game = get_object_or_404(Game, pk=game_id)
-    if not game_can_watch(game=game, user=request.user):
+    session_key_remember(request.session, game, request.GET.get("key"))  # a share link
+    if not game_can_watch(game=game, user=request.user, keys=session_keys(request.session)):
         raise Http404("There is no such game.")  # the same answer as a missing one
+    # Whoever may see the game keeps its key in their session: a player whose seat goes to
+    # someone else still watches the table from this browser.
+    session_key_remember(request.session, game, game.share_key)
     frame = game_frame(game=game, user=request.user)
     return render(
         request,
@@ -64,6 +67,10 @@ def game_detail(request, game_id):
             "ws_path": f"/ws/games/{game.pk}/",
             # joining follows the watching rules, checked above
             "can_join": game.is_open and frame["seat"] is None,
+            # the share link, for whoever may already share it (a player or the creator)
+            "share_url": request.build_absolute_uri(
+                f"{game.get_absolute_url()}?key={game.share_key}")
+            if frame["seat"] is not None or game.created_by_id == request.user.pk else "",
         },
     )
 
@@ -72,7 +79,7 @@ def game_detail(request, game_id):
 @require_POST
 def game_join(request, game_id):
     game = get_object_or_404(Game, pk=game_id)
-    if not game_can_join(game=game, user=request.user):
+    if not game_can_join(game=game, user=request.user, keys=session_keys(request.session)):
         raise Http404("There is no such game.")
     try:
         services.seat_take(game_id=game.pk, user=request.user)

@@ -45,6 +45,10 @@ if not SECRET_KEY:
     SECRET_KEY = _local_secret_key()
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
+# Reverse proxies in front of the app that each append to X-Forwarded-For: the client's
+# address (for rate limits) is read that many hops back.  0: use REMOTE_ADDR (direct, or
+# daphne run with --proxy-headers).  See gerrymander_site.ratelimit.
+TRUSTED_PROXY_HOPS = env.int("TRUSTED_PROXY_HOPS", default=0)
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -72,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "gerrymander_site.middleware.SessionIdleTimeout",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
@@ -144,6 +149,15 @@ BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.6)
 BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
 # A bot turn idle this long is considered lost (a restart) and scheduled again.
 BOT_STALL_S = env.float("BOT_STALL_S", default=15.0)
+# Fairness (games.bot_runner): bot decisions thinking at once in one process (embedded
+# shape; bots are pure Python, so one at a time uses the interpreter best), served round
+# robin by owner, classroom tables first; and workers one lobby game's owner may hold at once.
+BOT_SLOTS = env.int("BOT_SLOTS", default=1)
+BOT_LOBBY_OWNER_SLOTS = env.int("BOT_LOBBY_OWNER_SLOTS", default=1)
+# Caps per user on games made in the lobby (games.services.game_create).
+LOBBY_GAMES_MAX = env.int("LOBBY_GAMES_MAX", default=6)
+BOT_ONLY_GAMES_MAX = env.int("BOT_ONLY_GAMES_MAX", default=2)
+GAMES_PER_HOUR_MAX = env.int("GAMES_PER_HOUR_MAX", default=30)
 
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
@@ -152,6 +166,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
+# Bot moves of classroom tables on "bots", of lobby games on "bots_lobby" (chosen per task
+# in games.bot_runner); workers consume both, in turn.
 CELERY_TASK_ROUTES = {"games.tasks.bot_move_play": {"queue": "bots"}}
 # An unacknowledged message (its worker died) is handed to another worker after this long.
 # Workers sweep for such messages every CELERY_RESTORE_INTERVAL seconds.
@@ -177,6 +193,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Shared classroom devices: a student's session ends when the browser closes or after this
+# long without a request; a teacher's after this long.
+STUDENT_IDLE_S = env.int("STUDENT_IDLE_S", default=3 * 3600)
+TEACHER_IDLE_S = env.int("TEACHER_IDLE_S", default=8 * 3600)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -188,6 +209,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"user": env("API_THROTTLE_RATE", default="600/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["gerrymander_site.parsers.SafeJSONParser",
+                               "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
 }
 
 CACHES = {

@@ -2,8 +2,8 @@
 
 - No per-message database hop.  Channels runs ``close_old_connections`` on its one
   thread-sensitive thread before *every* message a consumer handles - each frame from the
-  browser and each channel-layer event - so each socket's share of every broadcast queued for
-  that single thread.  Our consumers never touch the database on the event loop: every query
+  browser and each channel-layer event - and again when a socket closes, so each socket's
+  share of every broadcast queued for that single thread.  Our consumers never touch the database on the event loop: every query
   runs through ``db_call``, which tidies its own thread's connections before and after.
 - Refusals a browser can read: ``refuse(code)`` accepts and then closes with the code.  A
   socket closed before the handshake reaches a browser as a bare HTTP 403 (close code 1006),
@@ -12,18 +12,24 @@
 - Sockets end with the session: each socket of a signed-in user also listens to that user's
   and that session's groups, and ``sockets_close`` closes them all at once (password changed,
   signed out, account switched off, classes changed) with a code the page explains.
+- Limits: a socket may send ``MESSAGE_RATE`` frames a second (bursts of ``MESSAGE_BURST``);
+  beyond that frames are dropped with a "slow down" error, and a socket that keeps flooding
+  is closed (4429).  A user may hold ``SOCKETS_PER_USER`` sockets at once.
 """
 
 import asyncio
 import hashlib
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 
 # Close codes a page explains (static/games/js/socket.js): 4401 signed out (or the password
 # changed), 4403 the account is switched off, 4409 the user's classes changed (the page
@@ -31,6 +37,14 @@ from channels.layers import get_channel_layer
 CLOSE_SIGNED_OUT = 4401
 CLOSE_ACCOUNT_OFF = 4403
 CLOSE_RESYNC = 4409
+CLOSE_TOO_MUCH = 4429
+
+MESSAGE_RATE = 10.0  # frames a second a socket may send, sustained
+MESSAGE_BURST = 30
+FLOOD_CLOSE_AFTER = 200  # frames dropped during one flood before the socket is closed
+FLOOD_MEMORY_S = 10.0
+SOCKETS_PER_USER = 30
+SOCKET_SLOT_TTL_S = 6 * 3600  # a process that died without counting down is forgotten
 
 
 def user_sockets_group(user_id):
@@ -72,6 +86,51 @@ class AsyncSocketConsumer(AsyncWebsocketConsumer):
 
     group = None
     watched = ()
+    slot_user = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._tokens = MESSAGE_BURST
+        self._refilled = time.monotonic()
+        self._dropped = 0
+        self._last_drop = 0.0
+        self._warned = 0.0
+
+    async def websocket_receive(self, message):
+        """Every frame from the browser passes the socket's rate limit first."""
+        now = time.monotonic()
+        self._tokens = min(MESSAGE_BURST, self._tokens + (now - self._refilled) * MESSAGE_RATE)
+        self._refilled = now
+        if self._tokens < 1:
+            # drops add up while the flood goes on (ten quiet seconds forget them)
+            self._dropped = 1 if now - self._last_drop > FLOOD_MEMORY_S else self._dropped + 1
+            self._last_drop = now
+            if self._dropped >= FLOOD_CLOSE_AFTER:
+                await self.close(code=CLOSE_TOO_MUCH)
+            elif now - self._warned >= 1:
+                self._warned = now
+                await self.send_frame({"type": "error", "code": "too_fast",
+                                       "message": "Slow down: too many messages at once."})
+            return
+        self._tokens -= 1
+        await super().websocket_receive(message)
+
+    async def websocket_disconnect(self, message):
+        # As Channels' own, minus its hop to tidy the thread-sensitive thread's database
+        # connection: our consumers never use that thread (db_call tidies its own).
+        await self.disconnect(message["code"])
+        raise StopConsumer()
+
+    async def socket_slot_take(self, user):
+        """Count this socket against ``user``'s limit; False when they hold too many."""
+        key = f"sockets:user:{user.pk}"
+        await cache.aadd(key, 0, timeout=SOCKET_SLOT_TTL_S)
+        held = await cache.aincr(key)
+        if held > SOCKETS_PER_USER:
+            await cache.adecr(key)
+            return False
+        self.slot_user = user.pk
+        return True
 
     async def dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)
@@ -109,6 +168,12 @@ class AsyncSocketConsumer(AsyncWebsocketConsumer):
         await self.close(code=event["code"])
 
     async def disconnect(self, code):
+        if self.slot_user is not None:
+            try:
+                await cache.adecr(f"sockets:user:{self.slot_user}")
+            except ValueError:  # expired meanwhile
+                pass
+            self.slot_user = None
         for group in self.watched:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.group:
@@ -116,6 +181,13 @@ class AsyncSocketConsumer(AsyncWebsocketConsumer):
 
     async def send_frame(self, payload):
         await self.send(text_data=frame_dumps(payload))
+
+
+class NotFoundConsumer(AsyncSocketConsumer):
+    """A socket to a path nothing serves: told so with 4404 like a game it may not see."""
+
+    async def connect(self):
+        await self.refuse(4404)
 
 
 def group_send_many(events):

@@ -3,6 +3,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.urls import include, path
 
 from classrooms.forms import RateLimitedAuthenticationForm
+from gerrymander_site import converters  # noqa: F401 - registers <id:...>
 
 
 class AdminLoginForm(RateLimitedAuthenticationForm, AdminAuthenticationForm):

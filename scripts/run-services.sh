@@ -40,7 +40,7 @@ for port in 8001 8002; do
     >"$LOG/asgi-$port.log" 2>&1 &
   echo $! >"$RUN/asgi-$port.pid"
 done
-nohup $BIN/celery -A gerrymander_site worker -Q bots,default --concurrency 2 -n bots1@%h \
+nohup $BIN/celery -A gerrymander_site worker -Q bots,bots_lobby,default --concurrency 2 -n bots1@%h \
   --beat --schedule var/run/celerybeat-schedule -l info >"$LOG/worker-1.log" 2>&1 &
 echo $! >"$RUN/worker-1.pid"
 

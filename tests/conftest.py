@@ -284,7 +284,7 @@ def celery_worker_start(*, name, extra_env=None, script=None):
         **(extra_env or {}),
     }
     command = [sys.executable, script] if script else [sys.executable, "-m", "celery"]
-    command += ["-A", "gerrymander_site", "worker", "-Q", "bots", "--pool", "solo",
+    command += ["-A", "gerrymander_site", "worker", "-Q", "bots,bots_lobby", "--pool", "solo",
                 "-n", f"{name}@%h", "--without-heartbeat", "--without-gossip",
                 "--without-mingle", "-l", "info"]
     log = open(log_path, "w")  # noqa: SIM115 - closed with the process

@@ -303,3 +303,182 @@ def test_a_refused_request_is_logged_as_one_line(client, school, caplog):
     assert response.status_code == 403
     record, = [r for r in caplog.records if r.name == "django.request"]
     assert record.exc_info is None and "Forbidden" in record.getMessage()
+
+
+# --- lockouts that hit the real user ---------------------------------------------------
+
+def _login(client, username, password, ip):
+    return client.post(reverse("login"), {"username": username, "password": password},
+                       REMOTE_ADDR=ip)
+
+
+@pytest.mark.django_db
+def test_failures_elsewhere_never_lock_the_real_user_out(school):
+    from classrooms import ratelimit
+
+    teacher = Client()
+    assert _login(teacher, "teach_a", "pw-teach_a", "10.0.0.5").status_code == 302
+    assert teacher.cookies.get(ratelimit.LOGIN_DEVICE_COOKIE)  # her own device from now on
+    teacher.post(reverse("logout"))
+    attacker = Client()
+    for _ in range(ratelimit.LOGIN_MAX_FAILURES + 3):
+        _login(attacker, "teach_a", "wrong", "10.0.0.5")  # the same school address
+    assert _login(attacker, "teach_a", "pw-teach_a", "10.0.0.5").status_code == 429
+    # her device still gets in, and so does any browser at another address
+    assert _login(teacher, "teach_a", "pw-teach_a", "10.0.0.5").status_code == 302
+    assert _login(Client(), "teach_a", "pw-teach_a", "192.168.1.9").status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_client_address_comes_from_a_proxy_header_only_when_configured(school, settings):
+    from classrooms import ratelimit
+
+    def fail_from(forwarded):
+        for _ in range(ratelimit.LOGIN_MAX_FAILURES):
+            Client().post(reverse("login"), {"username": "ben", "password": "wrong"},
+                          REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR=forwarded)
+
+    def blocked(forwarded):
+        return Client().post(reverse("login"), {"username": "ben", "password": "pw-ben"},
+                             REMOTE_ADDR="10.9.9.9",
+                             HTTP_X_FORWARDED_FOR=forwarded).status_code == 429
+
+    # not configured: a client-written header changes nothing; the proxy's address counts
+    fail_from("1.1.1.1")
+    assert blocked("2.2.2.2")
+    # one trusted proxy: each client's own address counts, so the real user is not blocked
+    settings.TRUSTED_PROXY_HOPS = 1
+    fail_from("3.3.3.3")
+    assert blocked("3.3.3.3") and not blocked("4.4.4.4")
+    # a client cannot pick its address by writing the header itself: the proxy's hop counts
+    assert blocked("6.6.6.6, 3.3.3.3")
+
+
+@pytest.mark.django_db
+def test_join_code_limits_count_devices_not_the_school(client, school, monkeypatch):
+    from classrooms import ratelimit
+
+    monkeypatch.setattr(ratelimit, "JOIN_IP_MAX_FAILURES", 3)
+    known = Client()
+    known.get(reverse("classrooms:join"))  # a tablet that has been here before
+    for _ in range(5):  # a script without a device cookie at the same address
+        Client().post(reverse("classrooms:join"), {"code": "ZZZZZZ", "name": "x",
+                                                   "password": "y"})
+    assert Client().post(reverse("classrooms:join"), {
+        "code": "ZZZZZZ", "name": "x", "password": "y"}).status_code == 429
+    response = known.post(reverse("classrooms:join"), {
+        "code": school.class_a.join_code, "name": "Cy", "password": "cyan-Pony-73"})
+    assert response.status_code == 200 and "Welcome" in response.content.decode()
+
+
+# --- sign-up and join rate limits -------------------------------------------------------
+
+@pytest.mark.django_db
+def test_teacher_sign_ups_are_limited_per_address(client):
+    from classrooms import ratelimit
+
+    codes = []
+    for n in range(ratelimit.SIGNUPS_PER_ADDRESS + 2):
+        response = Client().post(reverse("classrooms:signup"), {
+            "username": f"t{n}", "first_name": f"T {n}", "email": "",
+            "password1": "a-Long-passphrase-9", "password2": "a-Long-passphrase-9"})
+        codes.append(response.status_code)
+    assert codes == [302] * ratelimit.SIGNUPS_PER_ADDRESS + [429, 429]
+    assert User.objects.filter(username__startswith="t").count() == ratelimit.SIGNUPS_PER_ADDRESS
+
+
+@pytest.mark.django_db
+def test_new_accounts_by_join_code_are_limited_per_device(school):
+    from classrooms import ratelimit
+
+    device = Client()
+    device.get(reverse("classrooms:join"))
+    made = 0
+    for n in range(ratelimit.JOIN_ACCOUNTS_PER_DEVICE + 2):
+        response = device.post(reverse("classrooms:join"), {
+            "code": school.class_a.join_code, "name": f"Kid {n}", "password": "cyan-Pony-73"})
+        made += "Welcome" in response.content.decode()
+        device.post(reverse("logout"))
+    assert made == ratelimit.JOIN_ACCOUNTS_PER_DEVICE
+    assert response.status_code == 429 and "Too many new accounts" in response.content.decode()
+
+
+# --- issued passwords, sessions on shared devices ----------------------------------------
+
+@pytest.mark.django_db
+def test_issued_passwords_stay_only_while_the_cards_are_printed(client, school, monkeypatch):
+    from classrooms import views
+
+    client.force_login(school.teach_a)
+    client.post(reverse("classrooms:roster_add", args=[school.class_a.pk]), {"names": "Zed"})
+    cards = client.get(reverse("classrooms:cards", args=[school.class_a.pk]))
+    assert "no-store" in cards["Cache-Control"]
+    assert cards.content.decode().count('class="card-password"') == 1
+    later = views.time.time() + views.CARDS_TTL_S + 1
+    monkeypatch.setattr(views.time, "time", lambda: later)
+    cards = client.get(reverse("classrooms:cards", args=[school.class_a.pk]))
+    assert 'class="card-password"' not in cards.content.decode()
+    assert not any(k.startswith("classrooms-cards") for k in client.session.keys())
+
+
+@pytest.mark.django_db
+def test_student_sessions_end_with_the_browser_and_idle_hours(settings):
+    from gerrymander_site import middleware
+
+    build_school()
+    student = Client()
+    _login(student, "ana", "pw-ana", "10.0.0.1")
+    assert student.session.get_expire_at_browser_close()
+    assert student.get(reverse("classrooms:my_games")).status_code == 200
+    teacher = Client()
+    _login(teacher, "teach_a", "pw-teach_a", "10.0.0.2")
+    assert not teacher.session.get_expire_at_browser_close()
+    assert teacher.get(reverse("classrooms:class_list")).status_code == 200
+    # a few idle hours later the student is signed out; the teacher's limit is longer
+    for client in (student, teacher):
+        session = client.session
+        session[middleware.LAST_SEEN] -= settings.STUDENT_IDLE_S + 60
+        session.save()
+    assert student.get(reverse("classrooms:my_games")).status_code == 302
+    assert teacher.get(reverse("classrooms:class_list")).status_code == 200
+    session = teacher.session
+    session[middleware.LAST_SEEN] -= settings.TEACHER_IDLE_S + 60
+    session.save()
+    assert teacher.get(reverse("classrooms:class_list")).status_code == 302
+
+
+# --- socket limits ------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_flood_of_frames_is_slowed_then_closed(socket_school):
+    from gerrymander_site import sockets
+
+    s = socket_school
+    comm = await open_game_socket(s.game.pk, s.cookie)
+    for _ in range(sockets.MESSAGE_BURST + sockets.FLOOD_CLOSE_AFTER + 5):
+        await comm.send_to(text_data='{"type": "sync"}')
+    frames, code = [], None
+    while code is None:
+        output = await comm.receive_output(5)
+        if output["type"] == "websocket.close":
+            code = output.get("code")
+        else:
+            frames.append(json.loads(output["text"]))
+    assert code == 4429
+    states = [f for f in frames if f["type"] == "state"]
+    assert len(states) <= sockets.MESSAGE_BURST + 2  # the rest never reached the database
+    assert any(f["type"] == "error" and f["code"] == "too_fast" for f in frames)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_user_may_hold_only_so_many_sockets(socket_school, monkeypatch):
+    from gerrymander_site import sockets
+
+    s = socket_school
+    monkeypatch.setattr(sockets, "SOCKETS_PER_USER", 3)
+    held = [await open_game_socket(s.game.pk, s.cookie) for _ in range(3)]
+    assert await ws_open(game_socket(s.game.pk, s.cookie)) == (False, 4429)
+    await held[0].disconnect()
+    again = await open_game_socket(s.game.pk, s.cookie)  # a closed one frees its place
+    for comm in [*held[1:], again]:
+        await comm.disconnect()

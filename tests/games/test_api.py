@@ -54,11 +54,25 @@ def test_bad_requests_say_what_is_wrong_and_change_nothing(setup, body, status, 
 
 
 def test_spectators_and_strangers(setup):
+    """A stranger cannot read or play a lobby game (the same 404 as a missing one); with the
+    game's share link they may watch, not move."""
     game, clients = setup
     move = a_legal_move(game, 0)
-    response = clients["eve"].post(f"/api/games/{game.pk}/moves/", {"move": move, "version": 0},
-                                   format="json")
+    eve = clients["eve"]
+    assert eve.get(f"/api/games/{game.pk}/").status_code == 404
+    response = eve.post(f"/api/games/{game.pk}/moves/", {"move": move, "version": 0},
+                        format="json")
+    assert response.status_code == 404
+    linked = APIClient()
+    linked.force_login(game.seats.model.objects.get(game=game, index=0).user.__class__
+                       .objects.get(username="eve"))
+    assert linked.get(f"/games/{game.pk}/?key=wrong").status_code == 404
+    assert linked.get(f"/games/{game.pk}/?key={game.share_key}").status_code == 200
+    response = linked.post(f"/api/games/{game.pk}/moves/", {"move": move, "version": 0},
+                           format="json")
     assert response.status_code == 403 and response.json()["code"] == "spectator"
-    assert clients["eve"].get(f"/api/games/{game.pk}/").json()["seat"] is None
+    assert linked.get(f"/api/games/{game.pk}/").json()["seat"] is None
     assert APIClient().get(f"/api/games/{game.pk}/").status_code in (401, 403)
     assert clients["ana"].get(f"/api/games/{game.pk + 999}/").status_code == 404
+
+

@@ -141,3 +141,106 @@ def test_beat_schedule_runs_the_stalled_bot_sweep():
 
     entry = settings.CELERY_BEAT_SCHEDULE["bots-resume-stalled"]
     assert entry["task"] in app.tasks and entry["schedule"] <= 60
+
+
+# --- one student's bot games cannot starve the others' ----------------------------------
+
+@pytest.mark.django_db
+def test_lobby_games_per_student_are_capped(settings):
+    from games import services
+    from games.services import GameError, SeatSpec
+
+    settings.LOBBY_GAMES_MAX, settings.BOT_ONLY_GAMES_MAX = 4, 2
+    eve = make_user("eve")
+
+    def create(*seats):
+        return services.game_create(kind="mapmaker", options={"players": 2}, created_by=eve,
+                                    lobby=True, seats=list(seats))
+
+    watch = (SeatSpec(bot_level="hard"), SeatSpec(bot_level="hard"))
+    create(*watch)
+    create(*watch)
+    with pytest.raises(GameError, match="2 bots-only games at a time"):
+        create(*watch)
+    create(SeatSpec(user=eve), SeatSpec(bot_level="easy"))
+    create(SeatSpec(user=eve))
+    with pytest.raises(GameError, match="already have 4 games going") as refused:
+        create(SeatSpec(user=eve), SeatSpec(bot_level="easy"))
+    assert refused.value.code == "too_many_games"
+    # a teacher's assignment tables are not lobby games: never capped here
+    assert services.game_create(kind="mapmaker", options={"players": 2}, created_by=eve,
+                                seats=list(watch))
+
+
+@pytest.mark.django_db
+def test_game_creation_is_rate_limited(settings):
+    from games import services
+    from games.services import GameError, SeatSpec
+
+    settings.GAMES_PER_HOUR_MAX = 3
+    ana = make_user("ana")
+    for _ in range(3):
+        game = services.game_create(kind="mapmaker", options={"mode": "solo-easy"},
+                                    created_by=ana, lobby=True, seats=[SeatSpec(user=ana)])
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    with pytest.raises(GameError, match="a lot of games this hour"):
+        services.game_create(kind="mapmaker", options={"mode": "solo-easy"}, created_by=ana,
+                             lobby=True, seats=[SeatSpec(user=ana)])
+
+
+async def test_waiting_bot_work_is_served_round_robin_by_owner():
+    """Ten decisions of one owner queued before one of another's: the other's runs next, not
+    eleventh; classroom tables before lobby games, lobby owners in turn."""
+    import asyncio
+
+    from games.bot_runner import FairSlots
+
+    slots = FairSlots(1)
+    order = []
+
+    def job(name):
+        async def run():
+            order.append(name)
+            await asyncio.sleep(0.01)
+        return run
+
+    tasks = [asyncio.create_task(slots.run("lobby:eve", job(f"eve{i}"))) for i in range(10)]
+    await asyncio.sleep(0)
+    tasks.append(asyncio.create_task(slots.run("class:teacher", job("class"))))
+    await asyncio.gather(*tasks)
+    assert order[:2] == ["eve0", "class"]  # a classroom table's bot goes first
+    tasks = [asyncio.create_task(slots.run("lobby:eve", job(f"eve{i}"))) for i in range(4)]
+    await asyncio.sleep(0)
+    tasks += [asyncio.create_task(slots.run("lobby:max", job("max")))]
+    await asyncio.gather(*tasks)
+    assert order[11:14] == ["eve0", "eve1", "max"]  # lobby owners take turns
+    assert slots.running == 0 and not any(slots.waiting.values())
+
+
+def test_lobby_and_class_bots_go_to_their_own_celery_queues(settings, monkeypatch):
+    from games import bot_runner
+    from games.tasks import bot_move_play as task
+
+    settings.BOT_RUNNER = "celery"
+    sent = []
+    monkeypatch.setattr(task, "apply_async", lambda **kw: sent.append(kw))
+    bot_runner.bot_move_enqueue(game_id=1, step=0, seat_index=1, owner="lobby:7")
+    bot_runner.bot_move_enqueue(game_id=2, step=0, seat_index=1, owner="class:3")
+    assert [kw["queue"] for kw in sent] == ["bots_lobby", "bots"]
+    assert sent[0]["kwargs"]["owner"] == "lobby:7"
+
+
+def test_a_lobby_owner_busy_on_every_allowed_worker_waits_its_turn(settings, monkeypatch):
+    from games import bot_runner, services
+    from games.tasks import bot_move_play as task
+
+    settings.BOT_LOBBY_OWNER_SLOTS = 1
+    requeued, played = [], []
+    monkeypatch.setattr(bot_runner, "bot_move_requeue", lambda **kw: requeued.append(kw))
+    monkeypatch.setattr(services, "bot_move_play", lambda **kw: played.append(kw) or "moved")
+    with bot_runner.owner_slot("lobby:7") as first:
+        assert first
+        assert task.run(game_id=1, step=0, seat_index=1, owner="lobby:7") == "requeued"
+        assert task.run(game_id=2, step=0, seat_index=1, owner="class:3") == "moved"
+    assert task.run(game_id=1, step=0, seat_index=1, owner="lobby:7") == "moved"
+    assert [kw["game_id"] for kw in requeued] == [1] and [kw["game_id"] for kw in played] == [2, 1]

@@ -17,9 +17,12 @@ from .helpers import make_game, make_user
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
 
-def cookie_for(user):
+def cookie_for(user, *games):
+    """A session cookie of ``user``'s, holding the share links of ``games`` (opened)."""
     client = Client()
     client.force_login(user)
+    for game in games:
+        assert client.get(f"/games/{game.pk}/?key={game.share_key}").status_code == 200
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
@@ -56,9 +59,10 @@ async def receive_type(comm, kind, timeout=5):
 @pytest.fixture
 def table(db):
     ana, ben, eve = make_user("ana"), make_user("ben"), make_user("eve")
-    for user in (ana, ben, eve):
-        user.cookie = cookie_for(user)  # logged in here: the ORM is sync-only
     game = make_game(ana, ben)
+    for user in (ana, ben):
+        user.cookie = cookie_for(user)  # logged in here: the ORM is sync-only
+    eve.cookie = cookie_for(eve, game)  # a spectator: she opened the game's share link
     return game, ana, ben, eve
 
 
@@ -226,6 +230,8 @@ async def test_a_seat_handed_to_a_bot_turns_its_socket_into_a_spectator(table, i
     from games import services
 
     game, ana, ben, _ = table  # bots are off: the new bot does not move during this test
+    # Ben opened the game's page (so his session keeps its key): without a seat he watches
+    ben.cookie = await database_sync_to_async(cookie_for)(ben, game)
     comm = communicator(game.pk, ben)
     await comm.connect()
     assert (await receive_type(comm, "state"))["game"]["seat"] == 1

@@ -79,7 +79,8 @@ def test_bots_are_scheduled_once_per_step_not_on_every_commit(three, monkeypatch
     scheduled = []
     monkeypatch.setattr(bot_runner, "bot_move_enqueue", lambda **kw: scheduled.append(kw))
     game = sealed_game(ana, ben, bots=("easy",))
-    assert scheduled == [{"game_id": game.pk, "step": 0, "seat_index": 2}]
+    owner = f"class:{ana.pk}"  # made outside the lobby by ana
+    assert scheduled == [{"game_id": game.pk, "step": 0, "seat_index": 2, "owner": owner}]
     services.move_submit(game_id=game.pk, seat_index=0, user=ana,
                          move={"type": "bid", "amount": 1}, expected_version=0)
     assert len(scheduled) == 1, "another seat's bid must not schedule the bot again"
@@ -87,7 +88,7 @@ def test_bots_are_scheduled_once_per_step_not_on_every_commit(three, monkeypatch
     assert services.bot_move_play(game_id=game.pk, step=0, seat_index=2) == "not_bot_turn"
     services.move_submit(game_id=game.pk, seat_index=1, user=ben,
                          move={"type": "bid", "amount": 1}, expected_version=1)
-    assert scheduled[-1] == {"game_id": game.pk, "step": 3, "seat_index": 2}
+    assert scheduled[-1] == {"game_id": game.pk, "step": 3, "seat_index": 2, "owner": owner}
     assert len(scheduled) == 2
 
 

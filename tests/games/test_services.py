@@ -223,7 +223,8 @@ def test_a_failing_listener_or_broadcast_does_not_undo_or_hide_a_committed_move(
     finally:
         game_changed.disconnect(dispatch_uid="test-broken")
     assert updated.version == 1 and Move.objects.filter(game=game).count() == 1
-    assert scheduled == [{"game_id": game.pk, "step": 1, "seat_index": 1}]
+    assert scheduled == [{"game_id": game.pk, "step": 1, "seat_index": 1,
+                          "owner": f"class:{ana.pk}"}]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -20,8 +20,17 @@ def test_create_share_join_and_list(client):
     assert page.status_code == 200 and b"game-initial" in page.content
     assert client.get("/games/").status_code == 200
 
+    share = page.context["share_url"]
+    assert share.endswith(f"/games/{game.pk}/?key={game.share_key}")
+    assert game.share_key in page.content.decode()  # the page shows its share link
+
     client.force_login(ben)
-    assert game.get_absolute_url().encode() in client.get("/games/").content  # open games
+    # without the link the game does not exist for him; the link lets him in
+    assert client.get(f"/games/{game.pk}/").status_code == 404
+    assert client.post(f"/games/{game.pk}/join/").status_code == 404
+    assert game.get_absolute_url().encode() not in client.get("/games/").content
+    page = client.get(f"/games/{game.pk}/?key={game.share_key}")
+    assert page.status_code == 200 and page.context["can_join"]
     assert client.post(f"/games/{game.pk}/join/").status_code == 302
     assert list(game.seats.order_by("index").values_list("user__username", flat=True)) == [
         "ana", "ben", None]
@@ -76,6 +85,8 @@ def test_only_lobby_games_are_listed_and_hidden_games_look_missing(client):
     rule = access_rule_register(lambda game, user: False if game.pk == class_table.pk else None)
     try:
         assert client.get(f"/games/{class_table.pk}/").status_code == 404
+        # a rule's refusal wins over a share link
+        assert client.get(f"/games/{class_table.pk}/?key={class_table.share_key}").status_code == 404
         assert client.get("/games/999999/").status_code == 404
         assert client.post(f"/games/{class_table.pk}/join/").status_code == 404
     finally:

@@ -195,9 +195,13 @@ export async function startGame(options = {}) {
     const b = els.banner;
     b.replaceChildren();
     b.dataset.status = game.status;
-    if (game.status === "waiting") {
+    if (game.status === "waiting" && !root.dataset.shareUrl) {
       const open = (game.seats || []).filter((s) => s.open).length;
-      const shareUrl = root.dataset.shareUrl || `${location.origin}${location.pathname}`;
+      b.append(h("strong", {}, `Waiting for players: ${plural(open, "seat is", "seats are")} still open.`));
+      b.hidden = false;
+    } else if (game.status === "waiting") {
+      const open = (game.seats || []).filter((s) => s.open).length;
+      const shareUrl = root.dataset.shareUrl;
       const input = h("input", { type: "text", readonly: true, value: shareUrl, id: "share-link", class: "share-input", "aria-label": "Link to this game" });
       const copy = h("button", {
         type: "button", class: "button button-small", id: "copy-link",
