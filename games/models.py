@@ -135,3 +135,51 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.game} ply {self.ply}: seat {self.seat} {self.move}"
+
+
+class GameLesson(models.Model):
+    """What a finished game teaches (``rules.lesson``), and where its map sits among random
+    legal maps of the same board (the ensemble), computed once and kept.
+
+    The ensemble is drawn in chunks (``EnsembleChunk``), by Celery workers in the production
+    shape and a background process in the embedded one; ``summary`` is filled when the last
+    chunk is in.  Everything is derived from the game's final state and seed: deleting this
+    row only means computing it again.
+    """
+
+    class Status(models.TextChoices):
+        NONE = "none", "No ensemble for this game"
+        RUNNING = "running", "Drawing random maps"
+        DONE = "done", "Done"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="lesson")
+    lesson = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.NONE)
+    maps = models.PositiveIntegerField(default=0)  # random maps asked for
+    chunks = models.PositiveIntegerField(default=0)  # ... in this many pieces
+    summary = models.JSONField(null=True, blank=True)  # histograms and percentiles
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"lesson of {self.game} ({self.status})"
+
+
+class EnsembleChunk(models.Model):
+    """One piece of a game's ensemble: the seats per party of random maps
+    ``start`` .. ``stop - 1`` (map i is drawn from its own seed, so pieces can be drawn
+    anywhere, in any order, and join up to the same result)."""
+
+    lesson = models.ForeignKey(GameLesson, on_delete=models.CASCADE, related_name="pieces")
+    start = models.PositiveIntegerField()
+    stop = models.PositiveIntegerField()
+    seats = models.JSONField()
+
+    class Meta:
+        ordering = ["lesson", "start"]
+        constraints = [
+            models.UniqueConstraint(fields=["lesson", "start"], name="ensemble_chunk_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.lesson} maps {self.start}-{self.stop - 1}"
