@@ -19,6 +19,13 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+## The optional `maps` extra (plotly-geo, pyshp) for `manage.py state_maps_build`: `make test`
+## installs it (CI tests the command); `make run` does not need it.
+MAPS_STAMP := $(VENV)/.installed-maps
+$(MAPS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,maps]'
+	touch $(MAPS_STAMP)
+
 migrate: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 
@@ -31,7 +38,7 @@ run: demo
 
 ## The test suite. With DATABASE_URL/REDIS_URL set (CI) it runs on PostgreSQL and Redis, and
 ## then runs the embedded-shape tests again on SQLite.
-test: $(STAMP)
+test: $(STAMP) $(MAPS_STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/pytest -m "not browser" $(PYTEST_ARGS)
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)
