@@ -183,3 +183,38 @@ class EnsembleChunk(models.Model):
 
     def __str__(self):
         return f"{self.lesson} maps {self.start}-{self.stop - 1}"
+
+
+class GameMap(models.Model):
+    """A map for one game (its engine's map data), uploaded by staff or built in.
+
+    Games never point here: a game copies the map's data into its options when it is created
+    (with the map's id, name and version for display), so editing or deleting a map never
+    changes a game.  Only ``games.maps`` writes these rows; every save passed the engine's
+    ``map_check``.  Built-in maps are loaded from ``games/map_data/`` on every migrate.
+    """
+
+    kind = models.CharField(max_length=32)  # a registered game
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=80)
+    description = models.TextField(blank=True, max_length=2000)
+    data = models.JSONField()
+    # Goes up by one whenever the data changes.
+    version = models.PositiveIntegerField(default=1)
+    published = models.BooleanField(default=False)
+    builtin = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="maps_created",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["kind", "name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "slug"], name="gamemap_unique_slug"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.kind})"
