@@ -914,11 +914,14 @@ class BerrymanderingRules(Rules):
             lines.append(self._eat_line(after, entry))
         if after["phase"] == "over" and before["phase"] != "over":
             lines.append(self._end_line(after))
-        elif (after["mode"] != SOLO and after["phase"] == "cut"
-              and before["round"] != after["round"]):
-            lines.append(f"Round {after['round']} of {after['rounds']}: "
-                         f"{seat_ref(after['cutter'])} cuts, {seat_ref(after['chooser'])} "
-                         "chooses.")
+        elif after["phase"] == "cut" and before["round"] != after["round"]:
+            if after["mode"] == SOLO:
+                lines.append(f"Round {after['round']} of {after['rounds']}: {seat_ref(0)} "
+                             "cuts the rest of the cake.")
+            else:
+                lines.append(f"Round {after['round']} of {after['rounds']}: "
+                             f"{seat_ref(after['cutter'])} cuts, {seat_ref(after['chooser'])} "
+                             "chooses.")
         return lines or [f"{who} moved."]
 
     def _eat_line(self, state, entry):

@@ -432,8 +432,10 @@ def test_solo_cut_everything_then_choose_three_for_three_rounds():
     assert view["choices_left"] == 3 and view["cutter"] == 0 and view["chooser"] == 0
     state = play(state, [choose((0, 0)), choose((2, 0))])
     assert state["phase"] == "choose" and len(state["cut"]) == 7
-    state = play(state, [choose((4, 0))])
+    before, state = state, play(state, [choose((4, 0))])
     assert state["phase"] == "cut" and state["round"] == 2 and state["cut"] is None
+    assert RULES.describe(before, choose((4, 0)), state, 0, 0)[-1] == \
+        "Round 2 of 3: {seat:0} cuts the rest of the cake."
     rest = squares()[3:]
     state = play(state, [cut(rest), choose((0, 2)), choose((2, 2)), choose((4, 2))])
     state = play(state, [cut(squares()[6:]), choose((0, 4)), choose((2, 4))])
