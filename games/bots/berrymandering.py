@@ -30,10 +30,9 @@ import math
 import time
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import product
 
 from games.bots.base import Bot, register_bot
-from games.engine.tetromino import ORIENTATIONS
+from games.engine.tetromino import ORIENTATIONS, region_for
 
 GAME = "berrymandering"
 TEAM_SIGN = (1, -1)  # Strawberry counts up, Blueberry down, in a "diff"
@@ -41,6 +40,10 @@ TEAM_SIGN = (1, -1)  # Strawberry counts up, Blueberry down, in a "diff"
 # Tuned with bench/berrymandering_bench.py --ladder.
 KAPPA = 0.15  # candles per berry of balance left in the cake (the balance valuation)
 SOFT = 6.0  # sharpness of the cutter's tie-break among equally good cuts (see cut_score)
+# A tiling search may take this many steps per decision (a guard for big maps: on the
+# standard cake the hard bot's longest decision takes a fraction of it).
+MINMAX_STEPS = 3_000_000
+BIG_CAKE_CELLS = 64  # above this many uneaten cells, cuts are sampled (see big_cake)
 
 
 # --------------------------------------------------------------------------- board geometry
@@ -54,8 +57,9 @@ class Board:
         index = {c: i for i, c in enumerate(cells)}
         placements = set()
         for _, shape in ORIENTATIONS:
+            fx, fy = shape[0]  # each group is found from its first cell (reading order)
             for ax, ay in cells:
-                ids = [index.get((ax + x, ay + y)) for x, y in shape]
+                ids = [index.get((ax + x - fx, ay + y - fy)) for x, y in shape]
                 if None not in ids:
                     m = 0
                     for i in ids:
@@ -68,6 +72,15 @@ class Board:
         for p in self.placements:
             self.by_low[(p & -p).bit_length() - 1].append(p)
         self.full = (1 << self.n) - 1
+        self.nbrs = [sum(1 << index[n] for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+                         if n in index) for x, y in cells]
+
+    def around(self, mask):
+        """The cells next to ``mask`` (outside it)."""
+        out = 0
+        for i in self.ids(mask):
+            out |= self.nbrs[i]
+        return out & ~mask
 
     def ids(self, mask):
         out = []
@@ -198,9 +211,7 @@ def draws(kinds, pile, r):
         return ((1.0, 0, pile),)
     out = []
     denom = math.comb(total, r)
-    for take in product(*(range(min(c, r) + 1) for c in pile)):
-        if sum(take) != r:
-            continue
+    for take in _splits(pile, r):
         ways = 1
         for c, k in zip(pile, take, strict=True):
             ways *= math.comb(c, k)
@@ -209,6 +220,17 @@ def draws(kinds, pile, r):
         left = tuple(c - k for c, k in zip(pile, take, strict=True))
         out.append((ways / denom, delta, left))
     return tuple(out)
+
+
+def _splits(pile, r):
+    """Every way to take ``r`` tiles from piles of these sizes: tuples of counts per pile."""
+    if len(pile) == 1:
+        if r <= pile[0]:
+            yield (r,)
+        return
+    for k in range(min(pile[0], r) + 1):
+        for rest in _splits(pile[1:], r - k):
+            yield (k, *rest)
 
 
 @lru_cache(maxsize=65536)
@@ -262,6 +284,7 @@ class Valuer:
         self.mu = mean_mystery(kn.pile_kinds, kn.pile)
         self._candle = {}
         self._a = {}
+        self._free_balance = None
 
     def candle(self, p, team):
         """Expected candles for ``team`` (won minus lost) if ``p`` is eaten now."""
@@ -286,13 +309,24 @@ class Valuer:
         """``team``'s berries minus the other team's in ``mask`` (face-down tiles by their
         mean)."""
         kn = self.kn
-        d = 0
-        m = mask
-        while m:
-            low = m & -m
-            i = low.bit_length() - 1
-            d += kn.sb[i] - kn.bb[i]
-            m ^= low
+        free = kn.free
+        outside = (free ^ mask).bit_count()
+        if mask != free and mask & free == mask and outside <= 8 and \
+                outside < mask.bit_count():
+            # most sets asked about are the cake minus a group or two: subtract those
+            return self.balance(free, team) - self.balance(free ^ mask, team)
+        if mask == free and self._free_balance is not None:
+            d = self._free_balance
+        else:
+            d = 0
+            m = mask
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                d += kn.sb[i] - kn.bb[i]
+                m ^= low
+            if mask == free:
+                self._free_balance = d
         return TEAM_SIGN[team] * (d + (mask & kn.unknown).bit_count() * self.mu)
 
     def a(self, p, team):
@@ -336,9 +370,10 @@ class MinMax:
     """min over cuts of ``free`` of max over their groups of fixed group values, for many
     ``free`` sets: the values' levels are shared, and so are the tiling searches per level."""
 
-    def __init__(self, board, values):
+    def __init__(self, board, values, deadline=math.inf):
         self.board = board
         self.values = values
+        self._budget = [MINMAX_STEPS, deadline]
         self.levels = sorted(set(values.values()))
         # the valued groups under their first cell, cheapest first
         buckets = {}
@@ -362,7 +397,7 @@ class MinMax:
 
     def feasible(self, free, k):
         memo = self._memos.setdefault(k, {})
-        return _tileable_lists(self._by_low(k), free, memo)
+        return _tileable_lists(self._by_low(k), free, memo, self._budget)
 
     def value(self, free):
         """The min-max level for ``free`` (None if ``free`` cannot be cut at all).
@@ -404,7 +439,7 @@ class MinMax:
         memo = self._memos.setdefault(k, {})
         out, seen = [], set()
         for n in range(tries):
-            cut = _find_lists(lists, free, memo, rng if n else None)
+            cut = _find_lists(lists, free, memo, rng if n else None, self._budget)
             if cut is None:
                 break
             key = tuple(sorted(cut))
@@ -414,13 +449,18 @@ class MinMax:
         return out
 
 
-def _tileable_lists(by_low, free, memo):
-    """Can ``free`` be cut with the groups listed in ``by_low`` (by their first cell)?"""
+def _tileable_lists(by_low, free, memo, budget=None):
+    """Can ``free`` be cut with the groups listed in ``by_low`` (by their first cell)?
+    ``budget`` ([steps left, deadline]) bounds the search on a big map (``_OverBudget``)."""
     if not free:
         return True
     hit = memo.get(free)
     if hit is not None:
         return hit
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] & 1023 == 0 and (budget[0] < 0 or time.perf_counter() > budget[1]):
+            raise _OverBudget
     ok = False
     for p in by_low[(free & -free).bit_length() - 1]:
         if p & free == p:
@@ -430,7 +470,7 @@ def _tileable_lists(by_low, free, memo):
                 break
             got = memo.get(rest)
             if got is None:
-                got = _tileable_lists(by_low, rest, memo)
+                got = _tileable_lists(by_low, rest, memo, budget)
             if got:
                 ok = True
                 break
@@ -438,11 +478,11 @@ def _tileable_lists(by_low, free, memo):
     return ok
 
 
-def _find_lists(by_low, free, memo, rng):
+def _find_lists(by_low, free, memo, rng, budget=None):
     out = []
     while free:
         cands = [p for p in by_low[(free & -free).bit_length() - 1]
-                 if p & free == p and _tileable_lists(by_low, free ^ p, memo)]
+                 if p & free == p and _tileable_lists(by_low, free ^ p, memo, budget)]
         if not cands:
             return None
         p = cands[0] if rng is None else rng.choice(cands)
@@ -526,7 +566,7 @@ class Exact:
                                             and time.perf_counter() > self.deadline):
             raise _OverBudget
         values = self.chooser_values(free, diff, pile, cutter)
-        t = MinMax(self.board, values).value(free)
+        t = MinMax(self.board, values, self.deadline).value(free)
         v = t if cutter == 1 else 1.0 - t  # t is the chooser's chance
         self.memo[key] = v
         return v
@@ -559,7 +599,21 @@ def current_groups(kn):
 
 
 def random_cut(kn, rng):
-    return _find_lists(kn.board.by_low, kn.free, {}, rng)
+    """A random complete cut of the uneaten cells (group masks)."""
+    board = kn.board
+    if board.n <= 64:
+        return _find_lists(board.by_low, kn.free, {}, rng)
+    # a big map: the engine's search, which prunes and restarts, never gets stuck
+    region = region_for(tuple(board.cells))
+    mask = region.mask_of(board.cells[i] for i in board.ids(kn.free))
+    index = {c: i for i, c in enumerate(board.cells)}
+    out = []
+    for piece in region.random_tiling(rng, mask):
+        m = 0
+        for c in region.cells_of(piece):
+            m |= 1 << index[c]
+        out.append(m)
+    return out
 
 
 def best_of(cuts, values):
@@ -567,13 +621,51 @@ def best_of(cuts, values):
     return min(cuts, key=lambda c: (max(values[p] for p in c), cut_score(c, values)))
 
 
-def min_max_move(kn, values, rng, tries):
+def min_max_move(kn, values, rng, tries, deadline=math.inf):
     """The cutter's move for exact group values: the min-max level, then the cut at that
     level (among ``tries`` found) with the poorest groups overall."""
-    mm = MinMax(kn.board, values)
+    mm = MinMax(kn.board, values, deadline)
     level = mm.value(kn.free)
     cuts = mm.cuts(kn.free, level, rng, tries)
     return best_of(cuts, values)
+
+
+def big_cake(kn):
+    """More uneaten cells than an exact search over all cuts can handle within the budget:
+    the bots sample cuts and improve them locally instead."""
+    return kn.free.bit_count() > BIG_CAKE_CELLS
+
+
+def sampled_min_max(kn, values, rng, samples, deadline):
+    """A cut whose best group (by ``values``) is poor, without the exact search: the best of
+    a few random cuts, then repeatedly re-cut its best group together with a neighbouring
+    group while that lowers the better of the two."""
+    board = kn.board
+    cuts = [random_cut(kn, rng) for _ in range(samples)]
+    cut = best_of(cuts, values)
+    pieces = set(board.placements)
+    improved = True
+    while improved and time.perf_counter() < deadline:
+        improved = False
+        for g in sorted(cut, key=lambda p: -values[p])[:4]:
+            ring = board.around(g)
+            for h in [h for h in cut if h & ring]:
+                union = g | h
+                now = (max(values[g], values[h]), cut_score([g, h], values))
+                low = (union & -union).bit_length() - 1
+                for p in board.by_low[low]:
+                    q = union ^ p
+                    if p & union == p and q in pieces and p not in (g, h):
+                        new = (max(values[p], values[q]), cut_score([p, q], values))
+                        if new < now:
+                            cut = [x for x in cut if x not in (g, h)] + [p, q]
+                            improved = True
+                            break
+                if improved:
+                    break
+            if improved:
+                break
+    return cut
 
 
 def balance_values(kn, val, team):
@@ -587,7 +679,7 @@ def lookahead_values(kn, val, team, groups, deadline):
     other = 1 - team
     rest_all = kn.free
     a_other = {p: val.a(p, other) for p in placements_in(kn.board, rest_all)}
-    mm = MinMax(kn.board, a_other)
+    mm = MinMax(kn.board, a_other, deadline)
     out = {}
     for n, g in enumerate(groups):
         if n & 3 == 3 and time.perf_counter() > deadline:
@@ -614,7 +706,7 @@ def deep_values(kn, val, team, groups, deadline):
     other = 1 - team
     board = kn.board
     a_team = {p: val.a(p, team) for p in placements_in(board, kn.free)}
-    mm_team = MinMax(board, a_team)
+    mm_team = MinMax(board, a_team, deadline)
     w1_memo = {}
 
     def w1(rest):  # what ``team`` gets as the chooser after ``other`` eats: its u1 min-max
@@ -646,7 +738,7 @@ def deep_values(kn, val, team, groups, deadline):
             w = w1(rest2)
             if w is not None:
                 u2_other[h] = round(val.candle(h, other) - w, 9)
-        level = MinMax(board, u2_other).value(rest)
+        level = MinMax(board, u2_other, deadline).value(rest)
         if level is not None:
             out[g] = round(val.candle(g, team) - level, 9)
     return out
@@ -747,6 +839,14 @@ def solo_move(kn, rng, samples, kappa, polish):
 
 # --------------------------------------------------------------------------- the bots
 
+def plain_move(kn, rng):
+    """A move without search: a random cut, or the group with the best candle odds."""
+    if kn.view["phase"] == "cut":
+        return cut_move(kn.board, random_cut(kn, rng))
+    val = Valuer(kn)
+    return choose_move(kn.board, max(current_groups(kn), key=lambda g: val.candle(g, kn.team)))
+
+
 class BerryBot(Bot):
     game = GAME
     kappa = KAPPA
@@ -757,19 +857,26 @@ class BerryBot(Bot):
         if not moves:
             raise ValueError(f"seat {seat} has no move (not its turn, or the game is over)")
         kn = Knowledge(view, seat)
-        # the searches stop at 70% of the budget, leaving time for the quick fallback
+        # The long searches stop at 70% of the budget and the medium bot's quick search (the
+        # fallback) at 90%; past that, a plain move is played (only ever on a big map or a
+        # very busy machine).
         now = time.perf_counter()
-        deadline = now + 0.7 * max(0.0, deadline - now)
+        left = max(0.0, deadline - now)
+        deadline = now + 0.7 * left
+        kn.last_deadline = now + 0.9 * left
         phase = view["phase"]
         if phase != "cut" and len(moves) == 1 or phase == "cut" and kn.free.bit_count() == 4:
             return moves[0]
-        if phase == "mystery":
-            return self.keep(kn, rng)
-        if kn.mode == "solo":
-            return self.solo(kn, rng)
-        if phase == "cut":
-            return self.cut(kn, rng, deadline)
-        return self.eat(kn, rng, deadline)
+        try:
+            if phase == "mystery":
+                return self.keep(kn, rng)
+            if kn.mode == "solo":
+                return self.solo(kn, rng)
+            if phase == "cut":
+                return self.cut(kn, rng, deadline)
+            return self.eat(kn, rng, deadline)
+        except _OverBudget:
+            return plain_move(kn, rng)
 
     def keep(self, kn, rng):
         return keeper_pick(kn, rng, careful=True)
@@ -843,7 +950,9 @@ class MediumBot(BerryBot):
     def cut(self, kn, rng, deadline):
         val = Valuer(kn, self.kappa, self.exact_leaves)
         values = balance_values(kn, val, chooser_team(kn))
-        return cut_move(kn.board, min_max_move(kn, values, rng, self.tries))
+        if big_cake(kn):
+            return cut_move(kn.board, sampled_min_max(kn, values, rng, 3, kn.last_deadline))
+        return cut_move(kn.board, min_max_move(kn, values, rng, self.tries, kn.last_deadline))
 
     def eat(self, kn, rng, deadline):
         val = Valuer(kn, self.kappa, self.exact_leaves)
@@ -876,6 +985,8 @@ class HardBot(MediumBot):
     deep_groups = 8  # two rounds of lookahead for a chooser facing this many groups or fewer
 
     def cut(self, kn, rng, deadline):
+        if big_cake(kn):
+            return super().cut(kn, rng, deadline)
         groups_left = kn.free.bit_count() // 4
         if kn.mode == "2" and groups_left <= self.exact_cut_groups:
             try:
@@ -884,7 +995,8 @@ class HardBot(MediumBot):
                 ex = Exact(kn, nodes, deadline,
                            (kn.free & kn.unknown).bit_count() <= self.exact_pile)
                 values = ex.chooser_values(kn.free, kn.diff, kn.pile, kn.team)
-                return cut_move(kn.board, min_max_move(kn, values, rng, self.tries))
+                return cut_move(kn.board, min_max_move(kn, values, rng, self.tries,
+                                                       kn.last_deadline))
             except _OverBudget:
                 pass
         val = Valuer(kn, self.kappa, self.exact_leaves)
@@ -893,9 +1005,11 @@ class HardBot(MediumBot):
                                       placements_in(kn.board, kn.free), deadline)
         except _OverBudget:
             return super().cut(kn, rng, deadline)
-        return cut_move(kn.board, min_max_move(kn, values, rng, self.tries))
+        return cut_move(kn.board, min_max_move(kn, values, rng, self.tries, kn.last_deadline))
 
     def eat(self, kn, rng, deadline):
+        if big_cake(kn):
+            return super().eat(kn, rng, deadline)
         groups = current_groups(kn)
         if kn.mode == "2" and len(groups) - 1 <= self.exact_groups:
             try:

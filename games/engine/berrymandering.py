@@ -74,7 +74,9 @@ from functools import lru_cache
 from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
 from games.engine.berrymandering_data import (
     BERRY_WORDS,
+    BIG_CAKE,
     CUT_SAMPLE,
+    CUT_SAMPLE_BIG,
     GROUP_SIZE,
     MAP_CHECK_STEPS,
     MAX_CELLS,
@@ -333,13 +335,14 @@ def _cut_sample(state):
     if hit is None:
         rng = random.Random(f"{GAME}|cuts|{state['round']}|{eaten}")
         seen, hit = set(), []
-        for _ in range(2 * CUT_SAMPLE):
+        size = CUT_SAMPLE if eaten.count("0") <= BIG_CAKE else CUT_SAMPLE_BIG
+        for _ in range(2 * size):
             cut = random_cut(state, rng)
             sig = tuple(map(tuple, cut))
             if sig not in seen:
                 seen.add(sig)
                 hit.append(cut)
-                if len(hit) == CUT_SAMPLE:
+                if len(hit) == size:
                     break
         if len(_CUT_CACHE) > 512:
             _CUT_CACHE.clear()

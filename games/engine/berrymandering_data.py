@@ -59,5 +59,8 @@ SOLO_RATINGS = [
 ]
 
 # How many random complete cuts legal_moves lists for the cutter (there are far too many to
-# list them all; any valid cut is accepted).
+# list them all; any valid cut is accepted); fewer when more than BIG_CAKE cells are uneaten
+# (each cut of a big map takes longer to find).
 CUT_SAMPLE = 12
+CUT_SAMPLE_BIG = 4
+BIG_CAKE = 64

@@ -250,3 +250,44 @@ def test_hard_beats_random_in_most_games():
             state = RULES.apply(state, seat, move)
         wins += RULES.result(state)["winners"] == [hard]
     assert wins >= 3  # the ladder measures the real rate
+
+
+def island_map():
+    """68 cells: an 8 x 6 block, a 4 x 2 strip and a ring of 12, apart from each other."""
+    ring = [(x + 20, y + 10) for x in range(4) for y in range(4) if x in (0, 3) or y in (0, 3)]
+    cells = [(x, y) for x in range(8) for y in range(6)] + \
+        [(x, y) for x in range(10, 14) for y in range(2)] + ring
+    return {"name": "Islands", "cells": [list(c) for c in cells],
+            "tiles": {"random": 4, "berries": [[12, 10, 6, 4], [12, 10, 6, 4]]},
+            "mystery": [[2, 1, 0, 0], [2, 1, 0, 0]]}
+
+
+def test_bots_know_every_group_of_an_irregular_map():
+    """Every group position of a map, found from each group's first cell (a group whose
+    bounding box corner is off the map counts too)."""
+    from games.bots.berrymandering import board_for
+    from games.engine.tetromino import Region
+
+    cells = [tuple(c) for c in island_map()["cells"]]
+    cells = sorted(cells, key=lambda c: (c[1], c[0]))
+    board = board_for(tuple(cells))
+    region = Region(cells)
+    assert sorted(sorted(board.cells[i] for i in board.ids(p)) for p in board.placements) == \
+        sorted(sorted(region.cells_of(p)) for p in region.placements())
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_play_a_map_with_islands(level):
+    data = island_map()
+    assert RULES.map_check(data) == []
+    state = RULES.setup({"players": 2, "map": data}, 3)
+    rng = random.Random(3)
+    for ply in range(34):  # the whole game: 17 rounds
+        seat = RULES.to_move(state)[0]
+        if ply % 2 == 0 or level != "random":
+            move = get_bot("berrymandering", level).choose(RULES.view(state, seat), seat,
+                                                            seed=ply, budget_s=0.5)
+        else:
+            move = rng.choice(RULES.legal_moves(state, seat))
+        state = RULES.apply(state, seat, move)
+    assert RULES.is_over(state)
