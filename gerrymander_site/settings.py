@@ -60,6 +60,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",  # tokens for scripts (state-map uploads); admins issue them
+    "drf_spectacular",  # the API's OpenAPI schema at /api/schema/
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from here (no CDN)
     "channels",
     "games",
     "classrooms",
@@ -203,8 +206,12 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 REST_FRAMEWORK = {
-    # Session only: passwords are checked by the rate-limited login page, nowhere else.
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # Sessions, and tokens for scripts (an admin issues a token in the admin or with
+    # `manage.py drf_create_token`).  Passwords are still checked only by the rate-limited
+    # login page: no API view takes a password.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication",
+                                       "rest_framework.authentication.TokenAuthentication"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"user": env("API_THROTTLE_RATE", default="600/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -212,6 +219,22 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["gerrymander_site.parsers.SafeJSONParser",
                                "rest_framework.parsers.FormParser",
                                "rest_framework.parsers.MultiPartParser"],
+}
+
+# The API's OpenAPI 3 schema (/api/schema/) and its docs page (/api/docs/), staff only.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Gerrymander Classroom API",
+    "DESCRIPTION": "Games and state maps. Staff upload, check, preview and publish maps; "
+                   "teachers read published maps. Authenticate with a session or a token "
+                   "(header `Authorization: Token <key>`).",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # validatorUrl null: Swagger UI would otherwise load a badge from another site.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 CACHES = {
