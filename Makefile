@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast bench bench-engine bench-bots bench-latency bench-fairness run-services stop-services migrate demo lint check-deploy clean
+.PHONY: run test test-fast bench bench-engine bench-bots bench-latency bench-fairness bench-ensemble run-services stop-services migrate demo lint check-deploy clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -54,13 +54,24 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 ## Benchmarks print figures side by side with their baselines (never asserted in tests).
-bench: bench-engine bench-bots bench-fairness bench-latency
+bench: bench-engine bench-bots bench-ensemble bench-fairness bench-latency
+
+# Benchmarks compare with tools the app itself does not need (GerryChain).
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
 
 bench-engine: $(STAMP)
 	$(BIN)/python -m bench.engine_bench
 
 bench-bots: $(STAMP)
 	$(BIN)/python -m bench.bots_ladder
+
+## The lesson's ensemble: 1,000 random maps of the 73-county board, against the engine's own
+## playouts and GerryChain ReCom steps on the same county graph.
+bench-ensemble: $(BENCH_STAMP)
+	$(BIN)/python -m bench.ensemble_bench
 
 ## Other tables' bot latency while one student floods the server with bot-only games.
 bench-fairness: $(STAMP)

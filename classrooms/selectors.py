@@ -396,3 +396,87 @@ def role_of(user):
         return "teacher"
     return "student"
 
+
+
+# --- the class debrief --------------------------------------------------------------------
+
+def debrief(*, assignment):
+    """Every table of an assignment side by side, for the projector after the lesson.
+
+    ``{"tables": [{table, game_id, url, finished, players: [{name, anon}], lesson (the game's
+    lesson, as on its end screen), ensemble (its summary, None until drawn), running (maps
+    still being drawn), parties: [{name, vote_share, seat_share, seats, at_least}]}],
+    "most_proportional", "least_proportional" (table numbers, by the Gallagher index),
+    "questions": [{"kind", ...}] (what to discuss, from what happened; the template words
+    them)}``.  The numbers are the games' own lessons, unchanged.
+    """
+    from games.lessons import lesson_ensure
+
+    rows = []
+    tables = assignment.tables.select_related("game").prefetch_related("game__seats__user")
+    for table in tables:
+        game = table.game
+        seats = sorted(game.seats.all(), key=lambda s: s.index)
+        kept = lesson_ensure(game=game)
+        lesson = kept.lesson if kept is not None else None
+        summary = kept.summary if kept is not None else None
+        parties = []
+        if lesson:
+            percentile = {p["party"]: p for p in (summary or {}).get("parties", [])}
+            for p in lesson["parties"]:
+                parties.append({
+                    "party": p["party"], "name": p["name"], "votes": p["votes"],
+                    "seats": p["seats"], "vote_share": p["vote_share"],
+                    "seat_share": p["seat_share"], "wasted": p["wasted"],
+                    "wasted_share": p["wasted_share"], "packed": len(p["packed"]),
+                    "cracked": p["cracked"],
+                    "at_least": percentile.get(p["party"], {}).get("at_least"),
+                })
+        rows.append({
+            "table": table.table, "game_id": game.pk,
+            "url": reverse("games:detail", args=[game.pk]),
+            "finished": game.status == Game.Status.FINISHED,
+            "players": [{"name": s.display_name, "anon": f"Player {s.index + 1}"} for s in seats],
+            "lesson": lesson, "ensemble": summary, "parties": parties,
+            "running": kept is not None and kept.status == kept.Status.RUNNING,
+            "gallagher": (lesson or {}).get("gallagher"),
+            "unit": (lesson or {}).get("unit"),
+        })
+    measured = [r for r in rows if r["gallagher"] is not None]
+    most = min(measured, key=lambda r: r["gallagher"]) if measured else None
+    least = max(measured, key=lambda r: r["gallagher"]) if measured else None
+    return {
+        "tables": rows,
+        "most_proportional": most["table"] if most else None,
+        "least_proportional": least["table"] if least and least is not most else None,
+        "questions": _debrief_questions(rows),
+    }
+
+
+def _debrief_questions(rows):
+    """Three things worth discussing, taken from what happened at the tables: the biggest gap
+    between votes and seats, the party that wasted most of its votes, and the map least like
+    the random ones."""
+    parties = [(r, p) for r in rows if r["lesson"] for p in r["parties"]]
+    questions = []
+    if parties:
+        r, p = max(parties, key=lambda rp: abs(rp[1]["seat_share"] - rp[1]["vote_share"]))
+        questions.append({"kind": "gap", "table": r["table"], "party": p["name"],
+                          "votes": round(p["vote_share"] * 100),
+                          "seats": round(p["seat_share"] * 100), "unit": r["unit"]["many"]})
+        r, p = max(parties, key=lambda rp: rp[1]["wasted_share"])
+        questions.append({"kind": "wasted", "table": r["table"], "party": p["name"],
+                          "wasted": p["wasted"], "share": round(p["wasted_share"] * 100),
+                          "packed": p["packed"], "cracked": p["cracked"],
+                          "unit": r["unit"]["one" if p["packed"] == 1 else "many"]})
+    ranked = [(r, p) for r, p in parties if p["at_least"] is not None and p["seats"]]
+    if ranked:
+        r, p = min(ranked, key=lambda rp: rp[1]["at_least"])
+        questions.append({"kind": "ensemble", "table": r["table"], "party": p["name"],
+                          "seats": p["seats"], "share": round(p["at_least"] * 100),
+                          "unit": r["unit"]["many"]})
+    elif parties:
+        r, p = max(parties, key=lambda rp: rp[1]["seats"])
+        questions.append({"kind": "fair", "table": r["table"], "party": p["name"],
+                          "unit": r["unit"]["many"]})
+    return questions

@@ -39,6 +39,8 @@ classroom_patterns = [
          name="assignment_results"),
     path("assignments/<id:assignment_id>/results.csv", views.assignment_results_csv,
          name="assignment_results_csv"),
+    path("assignments/<id:assignment_id>/debrief/", views.assignment_debrief,
+         name="assignment_debrief"),
 ]
 
 urlpatterns = [

@@ -551,6 +551,15 @@ def assignment_results(request, assignment):
 
 
 @teacher_required
+def assignment_debrief(request, assignment):
+    """The class debrief for the projector: every table's lesson side by side."""
+    return render(request, "classrooms/debrief.html", {
+        "assignment": assignment, "classroom": assignment.classroom,
+        **selectors.debrief(assignment=assignment),
+    })
+
+
+@teacher_required
 def assignment_results_csv(request, assignment):
     rows = selectors.result_rows(assignment=assignment)
     labels = selectors.summary_labels(rows)

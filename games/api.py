@@ -1,6 +1,8 @@
 """HTTP API for games: the same move service as the socket, for scripts and tools."""
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,12 +28,18 @@ def _watchable_game(request, game_id):
 
 
 class GameDetailApi(APIView):
+    @extend_schema(summary="A game as the caller may see it (their seat's view, or a spectator's)",
+                   responses={200: OpenApiTypes.OBJECT})
     def get(self, request, game_id):
         game = _watchable_game(request, game_id)
         return Response(game_frame(game=game, user=request.user))
 
 
 class GameMoveApi(APIView):
+    @extend_schema(summary="Make a move on the board of the given version (the socket's move "
+                           "service)", request=MoveSerializer,
+                   responses={201: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT,
+                              403: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT})
     def post(self, request, game_id):
         game = _watchable_game(request, game_id)
         serializer = MoveSerializer(data=request.data)

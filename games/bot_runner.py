@@ -48,6 +48,12 @@ def remember_server_loop(app):
     return wrapper
 
 
+def server_loop():
+    """The ASGI server's running event loop in this process, or None (a worker, a command)."""
+    loop = _server_loop
+    return loop if loop is not None and loop.is_running() else None
+
+
 def bot_turns_schedule(*, game, seats):
     """Schedule a move for every bot seat the game is waiting for; returns their indexes.
 
@@ -83,8 +89,8 @@ def bot_move_enqueue(*, game_id, step, seat_index, owner=""):
         queue = "bots_lobby" if owner.startswith("lobby:") else "bots"
         task.apply_async(kwargs={**kwargs, "owner": owner}, countdown=delay, queue=queue)
         return
-    loop = _server_loop
-    if loop is not None and loop.is_running():
+    loop = server_loop()
+    if loop is not None:
         loop.call_soon_threadsafe(
             lambda: loop.create_task(_play_later_async(delay, owner, kwargs)))
     else:

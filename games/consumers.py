@@ -6,6 +6,9 @@ Protocol (JSON text frames):
                     {"type": "log"}                         the whole game log, please
   server -> client  {"type": "state", "game": {...}}        on connect and after every change
                     {"type": "log", "entries": [...]}       after the first state, and on request
+                    {"type": "lesson", "status", "lesson", "drawn", "maps", "summary"}
+                                                            a finished game's lesson, on
+                                                            connect and as its ensemble grows
                     {"type": "ack", "ref": "...", "version": N}
                     {"type": "error", "code": "...", "message": "...", "ref": "..."}
   A mover's new state frame usually arrives before its ack; a state frame is never older
@@ -99,6 +102,16 @@ def _log(game_id, seat_index):
 
 
 @db_call
+def _lesson(game_id):
+    """The lesson of a finished game (started if it is not yet), as its frame; else None."""
+    from games.lessons import lesson_ensure, lesson_event
+
+    game = Game.objects.filter(pk=game_id).first()
+    lesson = lesson_ensure(game=game) if game is not None else None
+    return None if lesson is None else lesson_event(lesson)
+
+
+@db_call
 def _submit(**kwargs):
     return services.move_submit(**kwargs).version
 
@@ -149,6 +162,10 @@ class GameConsumer(AsyncSocketConsumer):
         await self.accept()
         await self._send_state(frame)
         await self._send_log()
+        if frame["status"] == Game.Status.FINISHED:
+            lesson = await _lesson(self.game_id)
+            if lesson is not None:
+                await self.send_frame({"type": "lesson", **lesson})
 
     async def _send_log(self):
         await self.send_frame({"type": "log", "entries": await _log(self.game_id, self.seat)})
@@ -237,6 +254,9 @@ class GameConsumer(AsyncSocketConsumer):
         if self._moves:
             await asyncio.gather(*self._moves, return_exceptions=True)
         await super().disconnect(code)
+
+    async def game_lesson(self, event):
+        await self.send_frame({"type": "lesson", **event["lesson"]})
 
     async def game_state(self, event):
         user_ids = event["user_ids"]

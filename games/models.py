@@ -8,6 +8,7 @@ these rows.
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from games.access import share_key_new
 
@@ -158,7 +159,8 @@ class GameLesson(models.Model):
     maps = models.PositiveIntegerField(default=0)  # random maps asked for
     chunks = models.PositiveIntegerField(default=0)  # ... in this many pieces
     summary = models.JSONField(null=True, blank=True)  # histograms and percentiles
-    created_at = models.DateTimeField(auto_now_add=True)
+    # when the ensemble was (last) set going: one still running long after lost its worker
+    created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):

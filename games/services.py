@@ -355,6 +355,13 @@ def _after_commit(game_id, *, game=None, seats=None, turn_kept=False, entry=None
             logger.exception("broadcast of %s failed for game %s", name, game.pk)
     if bots:
         bot_runner.bot_turns_schedule(game=game, seats=seats)
+    if game.status == Game.Status.FINISHED and entry is not None:  # the move that ended it
+        from games.lessons import lesson_ensure
+
+        try:
+            lesson_ensure(game=game)
+        except Exception:  # the page asks again; the move stands
+            logger.exception("lesson of game %s failed", game.pk)
 
 
 def _listener_events(game, seats, turn_kept):

@@ -4,7 +4,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import InterfaceError, OperationalError
 
-from games import bot_runner, services
+from games import bot_runner, lessons, services
 
 
 @shared_task(
@@ -29,6 +29,21 @@ def bot_move_play(*, game_id, step, seat_index, owner=""):
             return services.bot_move_play(game_id=game_id, step=step, seat_index=seat_index)
     bot_runner.bot_move_requeue(game_id=game_id, step=step, seat_index=seat_index, owner=owner)
     return "requeued"
+
+
+@shared_task(
+    name="games.tasks.ensemble_chunk",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=120,
+    time_limit=150,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=0.5,
+    max_retries=8,
+)
+def ensemble_chunk(*, lesson_id, start, stop):
+    """Draw one chunk of a finished game's ensemble of random maps (idempotent)."""
+    return lessons.ensemble_chunk_draw(lesson_id=lesson_id, start=start, stop=stop)
 
 
 @worker_ready.connect

@@ -162,6 +162,12 @@ LOBBY_GAMES_MAX = env.int("LOBBY_GAMES_MAX", default=6)
 BOT_ONLY_GAMES_MAX = env.int("BOT_ONLY_GAMES_MAX", default=2)
 GAMES_PER_HOUR_MAX = env.int("GAMES_PER_HOUR_MAX", default=30)
 
+# The ensemble of random maps behind the lesson after a game (games.lessons): "celery" (a task
+# per chunk of maps), "process" (a background process: the embedded shape), "sync" or "off".
+LESSON_RUNNER = env("LESSON_RUNNER", default="celery" if REDIS_URL else "process")
+LESSON_PROCESSES = env.int("LESSON_PROCESSES", default=1)
+LESSON_STALL_S = env.float("LESSON_STALL_S", default=60.0)  # then a running ensemble is redrawn
+
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

@@ -123,6 +123,7 @@ def bots_off_unless_asked(settings):
     """Bots play only in tests that ask for them (bots_now, or their own settings): a bot
     thread left running would write to the database during later tests."""
     settings.BOT_RUNNER = "off"
+    settings.LESSON_RUNNER = "off"  # a test that wants the ensemble asks for it
 
 
 @pytest.fixture(params=["inmemory", pytest.param("redis", marks=pytest.mark.redis),
@@ -180,6 +181,7 @@ def live_server_start(*, extra_env=None, log_name="liveserver", port=None):
         "BOT_RUNNER": "inprocess",
         "BOT_MOVE_DELAY_S": "0.05",
         "BOT_BUDGET_S": "0.2",
+        "LESSON_RUNNER": "process",
         "LOG_LEVEL": "INFO",
         **(extra_env or {}),
     }

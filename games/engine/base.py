@@ -42,6 +42,15 @@ this, and nothing else of a game's own keys::
     rules.map_check(data) -> [str]            # what is wrong with map data, in words a
                                               #   teacher understands ([]: playable)
 
+    # the lesson after the game (games/engine/lesson.py gives the shapes and the measures)
+    rules.lesson(state) -> dict | None        # votes against seats, wasted votes, ...
+    rules.ensemble_maps                       # random maps a finished game is compared with
+                                              #   (0: none for this game)
+    rules.ensemble(state, seed=, start=, stop=) -> [[seats per party], ...]
+        # random legal maps start .. stop-1 of the same board and voters; map i depends only
+        # on (seed, i), so pieces drawn anywhere join up to the same ensemble
+    rules.ensemble_summary(state, seats_lists) -> dict   # histograms and percentiles
+
 VIEW: every view has ``to_move``, ``legal_moves`` (the viewer's), ``is_over`` and ``result``
 (None until over); a simultaneous game adds ``committed``: the seats that have already moved
 in the current step (never what they chose).
@@ -188,3 +197,15 @@ class Rules:
 
     def map_check(self, data):
         return ["This game does not take maps."]
+
+    # ------------------------------------------------------------------ the lesson after the game
+    ensemble_maps = 0
+
+    def lesson(self, state):
+        return None
+
+    def ensemble(self, state, *, seed, start, stop):
+        raise NotImplementedError
+
+    def ensemble_summary(self, state, seats_lists):
+        raise NotImplementedError

@@ -1087,5 +1087,24 @@ class MapmakerRules(Rules):
         state["legal"] = sorted(legal)
         return state
 
+    # ------------------------------------------------------------------ the lesson after the game
+    # (mapmaker_lesson imports this module, so it is imported when first needed)
+    ensemble_maps = 1000
+
+    def lesson(self, state):
+        from games.engine import mapmaker_lesson
+
+        return mapmaker_lesson.lesson(state)
+
+    def ensemble(self, state, *, seed, start, stop):
+        from games.engine import mapmaker_lesson
+
+        return mapmaker_lesson.ensemble(state, seed=seed, start=start, stop=stop)
+
+    def ensemble_summary(self, state, seats_lists):
+        from games.engine import mapmaker_lesson
+
+        return mapmaker_lesson.ensemble_summary(state, seats_lists)
+
 
 MAPMAKER = MapmakerRules()

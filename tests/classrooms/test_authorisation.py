@@ -124,6 +124,7 @@ EXPECTED = {
                                    teacher_page(Redirect(_dashboard, "success"))),
     "classrooms:assignment_results": ("get", None, teacher_page(200)),
     "classrooms:assignment_results_csv": ("get", None, teacher_page(200)),
+    "classrooms:assignment_debrief": ("get", None, teacher_page(200)),
     # the games app's pages and API, for a game of class A
     "games:lobby": ("get", None, {"anonymous": LOGIN, **dict.fromkeys(SIGNED_IN, 200)}),
     "games:detail": ("get", None, game_of_class_a(200)),

@@ -18,12 +18,15 @@
 //   decidedBy(result, game)       a sentence saying how the game was decided
 //   resultDetail(game)            a node for the end screen (e.g. a solo score)
 //   onError(code, message)        a refused move came back
+//   showLesson(lesson)            mark what the lesson after the game points at (packed
+//                                 and cracked districts) on the board
 //
 // Test hooks: body[data-version|data-status|data-seat|data-my-turn|data-busy|data-over],
 // #connection-status[data-state], #status-banner[data-status], #turn-status, #game-message,
 // #players [data-seat], #game-log li[data-ply], #result, #result-summary[data-winners]
-// [data-decided-by], #decided-by, #ranking; window.gameApp.
+// [data-decided-by], #decided-by, #ranking, #lesson (see lesson.js); window.gameApp.
 
+import { renderLesson } from "./lesson.js";
 import { GameSocket } from "./socket.js";
 import { h, joinNames, plural } from "./ui.js";
 
@@ -58,7 +61,9 @@ function buildLayout(root) {
   els.back = h("p", { class: "back-link" }, h("a", { href: root.dataset.lobbyUrl || "/games/", id: "back-link" }, "Back to my games"));
   const panel = h("aside", { class: "panel", "aria-label": "Game information" },
     els.turnCard, els.message, els.result, els.boardCards, els.playersCard, els.logCard, els.back);
-  root.replaceChildren(els.connection, els.banner, h("div", { class: "game-layout" }, els.boardArea, panel));
+  els.lesson = h("section", { id: "lesson", class: "card lesson", "aria-labelledby": "lesson-heading", hidden: true });
+  root.replaceChildren(els.connection, els.banner, h("div", { class: "game-layout" }, els.boardArea, panel),
+    els.lesson);
   return els;
 }
 
@@ -150,6 +155,10 @@ export async function startGame(options = {}) {
       log.clear();
       for (const e of entries) log.set(e.ply, e);
       renderLog();
+    },
+    onLesson: (frame) => {
+      renderLesson(els.lesson, frame);
+      if (board.showLesson && frame.lesson) board.showLesson(frame.lesson);
     },
     onAck: ({ version }) => {
       if (typeof version === "number" && version > game.version) {

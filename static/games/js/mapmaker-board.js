@@ -132,6 +132,7 @@ export class MapmakerBoard {
     this.lastPointerType = "mouse";
     this.edgeNodes = new Map();
     this.edgeMid = new Map();
+    this.lessonMarks = { packed: new Set(), cracked: new Set() };
     this.svg = el("svg", {
       class: "mm-board",
       role: "group",
@@ -246,6 +247,8 @@ export class MapmakerBoard {
       const info = partyInfo(c.party);
       const classes = ["county"];
       if (swing) classes.push("swing");
+      if (this.lessonMarks.packed.has(key)) classes.push("lesson-packed");
+      if (this.lessonMarks.cracked.has(key)) classes.push("lesson-cracked");
       if (d) classes.push("in-district");
       if (di !== undefined && di === highlight) classes.push("highlight");
       const g = el("g", { class: classes.join(" "), "data-county": key, "data-district": di ?? null, role: "img" }, gCounties);
@@ -420,6 +423,17 @@ export class MapmakerBoard {
     this._setRoving(key);
     node.focus({ preventScroll: false });
     return true;
+  }
+
+  /** Mark the counties of the districts the lesson after the game calls packed or cracked. */
+  markLesson(lesson) {
+    const marks = { packed: new Set(), cracked: new Set() };
+    for (const d of lesson.districts || []) {
+      const keys = (d.cells || []).map(([q, r]) => countyKey(q, r));
+      if (d.packed !== null && d.packed !== undefined) keys.forEach((k) => marks.packed.add(k));
+      if ((d.cracked || []).length) keys.forEach((k) => marks.cracked.add(k));
+    }
+    this.lessonMarks = marks;
   }
 
   /** Mark an edge as "being placed" until the next render (feedback while the move travels). */
@@ -710,6 +724,11 @@ export function createBoard(container, page) {
     },
 
     decidedBy(result) { return DECIDED_BY[result.decided_by] || ""; },
+
+    showLesson(lesson) {
+      board.markLesson(lesson);
+      page.render();
+    },
 
     resultDetail(game) {
       const v = game.view || {};

@@ -6,6 +6,7 @@
 //   server -> client  {"type":"state","game":{...}}  {"type":"ack","ref":..,"version":N}
 //                     {"type":"error","code":..,"message":..,"ref":..}
 //                     {"type":"log","entries":[{ply, seat, lines}, ...]}  (after each connect)
+//                     {"type":"lesson",...}  a finished game's lesson (games/lessons.py)
 // Close codes 4401 (signed out), 4403 (account off), 4404 (no such game), 4429 (too much):
 // never reconnect; 4409 (classes changed): reconnect at once.
 //
@@ -55,6 +56,7 @@ export function socketUrl(path, loc = globalThis.location) {
  * new GameSocket(wsPath, {onState, onAck, onError, onStatus}, {WebSocketImpl})
  *   onState(game)                      every state frame
  *   onLog(entries)                     the whole game log (after each connect)
+ *   onLesson(frame)                    a finished game's lesson (as its ensemble grows)
  *   onAck({ref, version})              our move was accepted
  *   onError({code, message, ref})      a refused move or a bad frame
  *   onStatus({state, attempt, delay, code, message})
@@ -183,6 +185,9 @@ export class GameSocket {
       }
       case "log":
         this._emit("onLog", frame.entries || []);
+        break;
+      case "lesson":
+        this._emit("onLesson", frame);
         break;
       case "ack":
         if (this.pending && frame.ref === this.pending.ref) this.pending = null;
