@@ -35,6 +35,7 @@ from classrooms.selectors import (
     teacher_manages,
 )
 from classrooms.selectors import class_students as class_memberships
+from games import maps as game_maps
 from games import services as game_services
 from games.engine import IllegalMove, get_rules, kinds
 from games.models import Game, Seat
@@ -450,7 +451,7 @@ def assignment_create(*, classroom, title, kind, mode, options=None, table_size=
     assignment = Assignment(classroom=classroom, kind=kind, mode=mode, options=dict(options or {}),
                             grouping=grouping, bot_level=bot_level, due_at=due_at)
     try:
-        seats = assignment.seat_count()
+        seats = rules.seat_count(_game_options(assignment))
     except IllegalMove as exc:
         raise ClassroomError(exc.message, code="options") from exc
     table_size = seats if table_size is None else int(table_size)
@@ -469,6 +470,16 @@ def assignment_create(*, classroom, title, kind, mode, options=None, table_size=
         assignment_start(assignment=assignment,
                          tables=tables_propose(students=students, table_size=table_size))
     return assignment
+
+
+def _game_options(assignment):
+    """The engine options of an assignment's games: its mode and options, and the data of the
+    map chosen (``options["map"]``, a map id), copied into each game (games.maps)."""
+    try:
+        return game_maps.map_options(kind=assignment.kind, options=assignment.engine_options(),
+                                     map_id=(assignment.options or {}).get("map"))
+    except game_maps.MapUnavailable as exc:
+        raise ClassroomError(exc.message, code="map") from exc
 
 
 @transaction.atomic
@@ -507,12 +518,13 @@ def assignment_start(*, assignment, tables):
                                  code="table_full")
     empty_seats_check(bot_level=assignment.bot_level, seats=seats,
                       table_sizes=[len(users) for users in resolved])
+    options = _game_options(assignment)  # every table gets the same map version
     for number, users in enumerate(resolved, start=1):
         specs = [game_services.SeatSpec(user=u) for u in users]
         specs += [game_services.SeatSpec(bot_level=assignment.bot_level)] * (seats - len(users))
         random.shuffle(specs)  # parties (seat i = party i) are dealt at random
         game = game_services.game_create(
-            kind=assignment.kind, options=assignment.engine_options(),
+            kind=assignment.kind, options=options,
             created_by=assignment.classroom.teacher, seats=specs,
         )
         AssignmentGame.objects.create(assignment=assignment, game=game, table=number)

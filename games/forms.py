@@ -2,18 +2,28 @@
 
 The game and its mode are one select ("kind:mode", grouped by game); each option a game
 declares gets its own field (``opt__<kind>__<key>``), which the page shows only for the chosen
-game and mode (``static/games/js/game-form.js``); the server ignores the others.
+game and mode (``static/games/js/game-form.js``); the server ignores the others.  A game
+that takes maps and has published ones also gets a map field (``opt__<kind>__map``, every
+mode): the map's id is kept in ``cleaned_data["options"]["map"]`` and ``engine_options()``
+copies the map's data in (``games.maps.map_options``).
 """
 
 from django import forms
 
 from games.catalog import mode_choices, mode_key, mode_split, option_value
 from games.engine import IllegalMove, get_rules, kinds
+from games.maps import MapUnavailable, map_options
+from games.maps_selectors import map_choices, map_kinds
 from games.models import Seat
 
 
 def option_field_name(kind, key):
     return f"opt__{kind}__{key}"
+
+
+def map_field_name(kind):
+    """The map choice of a game that takes maps: shown like its options, for every mode."""
+    return option_field_name(kind, "map")
 
 
 class GameChoiceForm(forms.Form):
@@ -42,6 +52,16 @@ class GameChoiceForm(forms.Form):
                         "data-game-option": kind,
                         "data-modes": ",".join(option.modes),
                     }),
+                )
+        for kind in map_kinds():  # the published maps of each game (games.maps)
+            choices = map_choices(kind)
+            if choices:
+                self.fields[map_field_name(kind)] = forms.ChoiceField(
+                    choices=[("", "The game's own board")]
+                    + [(str(pk), name) for pk, name in choices],
+                    required=False, label="Map",
+                    help_text="A state map instead of the game's own board.",
+                    widget=forms.Select(attrs={"data-game-option": kind, "data-modes": ""}),
                 )
 
     def option_fields(self):
@@ -76,13 +96,26 @@ class GameChoiceForm(forms.Form):
         except IllegalMove as exc:
             self.add_error("game", exc.message)
             return data
+        if data.get(map_field_name(kind)):  # kept as the map's id (an assignment's options)
+            options["map"] = int(data[map_field_name(kind)])
+            try:
+                rules.seat_count(self._engine_options(kind, mode, options))
+            except (IllegalMove, MapUnavailable) as exc:
+                self.add_error(map_field_name(kind), exc.message)
+                return data
         data.update(kind=kind, mode=mode, options=options,
                     solo=rules.mode(mode).solo, players_max=rules.players_max)
         return data
 
+    @staticmethod
+    def _engine_options(kind, mode, options):
+        """The engine options, with the chosen map's data copied in (``games.maps``)."""
+        return map_options(kind=kind, options=get_rules(kind).mode_options(mode, options),
+                           map_id=options.get("map"))
+
     def engine_options(self):
         data = self.cleaned_data
-        return get_rules(data["kind"]).mode_options(data["mode"], data["options"])
+        return self._engine_options(data["kind"], data["mode"], data["options"])
 
 
 class GameCreateForm(GameChoiceForm):
@@ -107,4 +140,4 @@ class GameCreateForm(GameChoiceForm):
         return data
 
 
-__all__ = ["GameChoiceForm", "GameCreateForm", "mode_key", "option_field_name"]
+__all__ = ["GameChoiceForm", "GameCreateForm", "map_field_name", "mode_key", "option_field_name"]
