@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("classrooms.urls")),
     path("games/", include("games.urls")),
     path("api/", include("games.api_urls")),
+    path("maps/", include("games.maps_urls")),  # state maps: gallery and staff pages
 ]
