@@ -18,6 +18,12 @@ class ClassroomsConfig(AppConfig):
 
         game_changed.connect(on_game_changed, dispatch_uid="classrooms.on_game_changed")
         register_access_rule()
+        from classrooms import pages
+        from games import hooks
+
+        if pages.game_page not in hooks._page_providers:
+            hooks.game_page_register(pages.game_page)
+            hooks.game_titles_register(pages.game_titles)
         user = get_user_model()
         pre_save.connect(sessions.remember_account_state, sender=user,
                          dispatch_uid="classrooms.sessions.before")

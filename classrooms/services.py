@@ -614,10 +614,11 @@ def student_move(*, assignment, student_id, table_id):
 
 
 @transaction.atomic
-def assignment_set_paused(*, assignment, paused):
-    """"Eyes on me": pause (or resume) every game of the assignment."""
+def assignment_set_paused(*, assignment, paused, message=""):
+    """"Eyes on me": pause (or resume) every game of the assignment; the students' boards show
+    the teacher's ``message``."""
     for game_id in assignment.tables.values_list("game_id", flat=True):
-        game_services.game_set_paused(game_id=game_id, paused=paused)
+        game_services.game_set_paused(game_id=game_id, paused=paused, message=message)
     assignment.paused = bool(paused)
     assignment.save(update_fields=["paused"])
     from classrooms.live import assignment_paused_broadcast

@@ -19,6 +19,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -490,7 +491,8 @@ def assignment_dashboard(request, assignment):
 @require_POST
 def assignment_pause(request, assignment):
     paused = request.POST.get("paused") == "1"
-    services.assignment_set_paused(assignment=assignment, paused=paused)
+    services.assignment_set_paused(assignment=assignment, paused=paused,
+                                   message=request.POST.get("message", "")[:200])
     return _done(request, assignment, "Paused every game: eyes on you." if paused else "Resumed.")
 
 
@@ -502,6 +504,10 @@ def _done(request, assignment, message=None, error=None):
         messages.error(request, error)
     elif message:
         messages.success(request, message)
+    back = request.POST.get("next", "")  # e.g. the game page the teacher is watching
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                                require_https=request.is_secure()):
+        return redirect(back)
     return redirect(assignment)
 
 

@@ -59,6 +59,7 @@ def game_payloads(*, game, seats, seat_indexes, entry=None):
     summary = [rules.summary(game.state, seat.index) for seat in seats]
     return [
         {"id": game.pk, "kind": game.kind, "status": game.status, "version": game.version,
+         "pause_message": game.pause_message,
          "seat": seat_index, "seats": table, "view": view, "summary": summary,
          "log": None if entry is None else {
              "ply": entry["ply"], "seat": entry["seat"],

@@ -26,6 +26,8 @@ class Game(models.Model):
     # The seed never leaves the server: it decides hidden setup (RULINGS.md, "All games").
     seed = models.CharField(max_length=64)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    # What the teacher said when pausing ("Eyes on me: we talk about packing").
+    pause_message = models.CharField(max_length=200, blank=True)
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
     # The version at which the current step began.  Usually the version itself; in a

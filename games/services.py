@@ -204,8 +204,9 @@ def seat_assign(*, game_id, index, user=None, bot_level="", expect=None):
 
 
 @transaction.atomic
-def game_set_paused(*, game_id, paused):
-    """Pause ("eyes on me") or resume a game.  Finished and waiting games are left alone."""
+def game_set_paused(*, game_id, paused, message=""):
+    """Pause ("eyes on me", with the teacher's ``message``) or resume a game.  Finished and
+    waiting games are left alone."""
     game = Game.objects.select_for_update().get(pk=game_id)
     wanted, current = (
         (Game.Status.PAUSED, Game.Status.ACTIVE) if paused else (Game.Status.ACTIVE, Game.Status.PAUSED)
@@ -213,7 +214,8 @@ def game_set_paused(*, game_id, paused):
     if game.status != current:
         return game
     game.status = wanted
-    game.save(update_fields=["status"])
+    game.pause_message = " ".join((message or "").split())[:200] if paused else ""
+    game.save(update_fields=["status", "pause_message"])
     transaction.on_commit(lambda: _after_commit(game.pk), robust=True)
     return game
 

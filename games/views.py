@@ -6,7 +6,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import hooks, services
 from games.access import game_can_join, game_can_watch, session_key_remember, session_keys
 from games.forms import GameCreateForm
 from games.models import Game
@@ -35,12 +35,14 @@ def lobby(request):
                 return redirect(game)
     else:
         form = GameCreateForm()
+    mine = list(games_of_user(user=request.user)[:50])
     return render(
         request,
         "games/lobby.html",
         {
             "form": form,
-            "my_games": games_of_user(user=request.user)[:50],
+            "my_games": mine,
+            "titles": hooks.game_titles(games=mine),
         },
     )
 
@@ -61,6 +63,7 @@ def game_detail(request, game_id):
         {
             "game": game,
             "game_id": game.pk,
+            "page": hooks.game_page(game=game, user=request.user),
             "initial": frame,
             "meta": game_meta(game.kind),
             "board_module": f"games/js/{game.kind}-board.js",

@@ -71,12 +71,13 @@ function setPaused(paused) {
   button.value = paused ? "0" : "1";
   button.id = paused ? "resume-all" : "pause-all";
   button.textContent = paused ? "Resume all games" : "Pause all games (eyes on me)";
+  form.querySelector(".pause-message").hidden = paused;
 }
 
 document.getElementById("pause-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const button = e.target.querySelector("button");
-  post(e.target.action, { paused: button.value });
+  post(e.target.action, { paused: button.value, message: e.target.querySelector("#pause-message").value });
 });
 document.getElementById("move-form").addEventListener("submit", (e) => {
   e.preventDefault();

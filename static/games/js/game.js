@@ -23,6 +23,8 @@
 //
 // Test hooks: body[data-version|data-status|data-seat|data-my-turn|data-busy|data-over],
 // #connection-status[data-state], #status-banner[data-status], #turn-status, #game-message,
+// #seat-notice[data-kind] (seat_lost, seat_back, resumed), #pause-overlay, #pause-text,
+// #turn-sound,
 // #players [data-seat], #game-log li[data-ply], #result, #result-summary[data-winners]
 // [data-decided-by], #decided-by, #ranking, #lesson (see lesson.js); window.gameApp.
 
@@ -40,15 +42,20 @@ function readJSON(id) {
 function buildLayout(root) {
   const els = {};
   els.connection = h("div", { id: "connection-status", class: "connection", role: "status", "aria-live": "polite", dataset: { state: "connecting" } });
+  els.notice = h("div", { id: "seat-notice", class: "seat-notice", role: "status", "aria-live": "polite", hidden: true });
   els.banner = h("div", { id: "status-banner", class: "status-banner", role: "status", "aria-live": "polite", hidden: true });
   els.board = h("div", { id: "board", class: "board" });
+  els.pause = h("div", { id: "pause-overlay", class: "pause-overlay", role: "status", hidden: true });
   els.hint = h("p", { id: "board-hint", class: "board-hint", "aria-live": "polite" });
   els.boardArea = h("section", { class: "board-area", "aria-labelledby": "board-heading" },
-    h("h2", { id: "board-heading", class: "visually-hidden" }, "Board"), els.board, els.hint);
+    h("h2", { id: "board-heading", class: "visually-hidden" }, "Board"),
+    h("div", { class: "board-frame" }, els.board, els.pause), els.hint);
 
   els.turn = h("p", { id: "turn-status", class: "turn-status", "aria-live": "polite" });
   els.turnDetail = h("div", { id: "turn-detail", class: "turn-detail" });
-  els.turnCard = h("section", { class: "card turn-card", "aria-label": "Turn" }, els.turn, els.turnDetail);
+  els.sound = h("input", { type: "checkbox", id: "turn-sound" });
+  els.turnCard = h("section", { class: "card turn-card", "aria-label": "Turn" }, els.turn, els.turnDetail,
+    h("label", { class: "turn-sound" }, els.sound, " Play a sound when it is my turn"));
   els.message = h("div", { id: "game-message", class: "game-message", role: "alert" });
   els.result = h("section", { id: "result", class: "card result-card", "aria-labelledby": "result-heading", hidden: true, tabindex: "-1" });
   els.boardCards = h("div", { class: "board-cards" });
@@ -58,12 +65,13 @@ function buildLayout(root) {
   els.log = h("ol", { id: "game-log", class: "game-log", role: "log", "aria-live": "polite", "aria-label": "Game log" });
   els.logCard = h("section", { class: "card log-card", "aria-labelledby": "log-heading" },
     h("h2", { id: "log-heading" }, "Game log"), els.log);
-  els.back = h("p", { class: "back-link" }, h("a", { href: root.dataset.lobbyUrl || "/games/", id: "back-link" }, "Back to my games"));
+  els.back = h("p", { class: "back-link" }, h("a", { href: root.dataset.backUrl || root.dataset.lobbyUrl || "/games/", id: "back-link" },
+    root.dataset.backLabel || "Back to my games"));
   const panel = h("aside", { class: "panel", "aria-label": "Game information" },
     els.turnCard, els.message, els.result, els.boardCards, els.playersCard, els.logCard, els.back);
   els.lesson = h("section", { id: "lesson", class: "card lesson", "aria-labelledby": "lesson-heading", hidden: true });
-  root.replaceChildren(els.connection, els.banner, h("div", { class: "game-layout" }, els.boardArea, panel),
-    els.lesson);
+  root.replaceChildren(els.connection, els.notice, els.banner,
+    h("div", { class: "game-layout" }, els.boardArea, panel), els.lesson);
   return els;
 }
 
@@ -146,7 +154,9 @@ export async function startGame(options = {}) {
 
   const socketHandlers = {
     onState: (g) => {
+      const before = game;
       game = g;
+      noticeChanges(before, g);
       if (g.log) log.set(g.log.ply, g.log);
       if (lastAckVersion <= g.version) { lastAckVersion = -1; clearTimeout(ackStateTimer); }
       render();
@@ -177,6 +187,61 @@ export async function startGame(options = {}) {
     onStatus: (s) => { connState = s.state; renderConnection(s); render(); },
   };
   const socket = options.socketFactory ? options.socketFactory(socketHandlers) : new GameSocket(wsPath, socketHandlers);
+
+  // --- what changed under the player: their seat, a pause, their turn ------------------
+  let noticeTimer = null;
+  let wasBenched = false;
+  const soundKey = "gerrymander-turn-sound";
+  els.sound.checked = localStorage.getItem(soundKey) === "on";
+  els.sound.addEventListener("change", () => {
+    localStorage.setItem(soundKey, els.sound.checked ? "on" : "off");
+    if (els.sound.checked) beep(); // the click lets the page make sounds from now on
+  });
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new AudioContext();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.35);
+    } catch { /* no sound on this device */ }
+  }
+
+  function notice(text, kind, fade) {
+    clearTimeout(noticeTimer);
+    els.notice.textContent = text;
+    els.notice.dataset.kind = kind;
+    els.notice.hidden = false;
+    els.notice.classList.remove("fading");
+    if (fade) {
+      noticeTimer = setTimeout(() => els.notice.classList.add("fading"), 2500);
+      noticeTimer = setTimeout(() => { els.notice.hidden = true; }, 4000);
+    }
+  }
+
+  function noticeChanges(before, after) {
+    const hadSeat = before.seat !== null && before.seat !== undefined;
+    const hasSeat = after.seat !== null && after.seat !== undefined;
+    if (hadSeat && !hasSeat && after.status !== "finished") {
+      const row = (after.seats || []).find((x) => x.index === before.seat);
+      const who = row && row.is_bot ? "a bot" : "someone else";
+      wasBenched = true;
+      notice(`Your teacher gave your seat to ${who}. You can watch the table; if your seat comes back to you, you play on from here.`, "seat_lost", false);
+    } else if (!hadSeat && hasSeat && wasBenched) {
+      wasBenched = false;
+      notice("Your seat is yours again: play on!", "seat_back", true);
+    } else if (before.status === "paused" && after.status === "active") {
+      notice("Resumed: play on!", "resumed", true);
+    }
+    const wasMine = before.status === "active" && hadSeat && ((before.view || {}).to_move || []).includes(before.seat);
+    const isMine = after.status === "active" && hasSeat && ((after.view || {}).to_move || []).includes(after.seat);
+    if (isMine && !wasMine && els.sound.checked) beep();
+  }
 
   function chip(seat, label) {
     if (board.seatChip) return board.seatChip(seat, label ?? seatName(seat), game);
@@ -250,7 +315,7 @@ export async function startGame(options = {}) {
       const others = toMove().filter((s) => s !== mySeat());
       fresh.append(chip(mySeat(), "Your turn"));
       if (others.length) fresh.append(h("span", { class: "turn-sub" }, `${joinNames(others.map(seatName))} ${others.length === 1 ? "moves" : "move"} at the same time`));
-      title = "Your turn";
+      title = "\u25CF Your turn";
     } else if (toMove().length) {
       const names = toMove().map((s) => {
         const row = seatRow(s);
@@ -346,6 +411,16 @@ export async function startGame(options = {}) {
     if (first) els.result.focus({ preventScroll: false });
   }
 
+  function renderPause() {
+    const paused = game.status === "paused";
+    els.boardArea.classList.toggle("is-paused", paused);
+    els.pause.hidden = !paused;
+    if (paused) {
+      els.pause.replaceChildren(h("strong", {}, "Paused"),
+        h("span", { id: "pause-text" }, game.pause_message || "Eyes on your teacher."));
+    }
+  }
+
   function render() {
     document.body.dataset.version = String(game.version);
     document.body.dataset.status = game.status;
@@ -354,6 +429,7 @@ export async function startGame(options = {}) {
     document.body.dataset.busy = isBusy() ? "true" : "false";
     document.body.dataset.over = isOver() ? "true" : "false";
     renderBanner();
+    renderPause();
     renderTurn();
     renderPlayers();
     renderResult();
