@@ -370,10 +370,13 @@ export async function startGame(options = {}) {
     const solo = (game.seats || []).length === 1;
     let heading = "Game over";
     if (solo) heading = r.won ? "You won!" : "Not this time";
+    else if (!winners.length) heading = "A draw!";
     else if (winners.includes(me)) heading = winners.length > 1 ? "You share the win!" : "You won!";
     else if (me !== null) heading = "Game over: better luck next time!";
     const summary = h("div", { id: "result-summary", dataset: { winners: winners.join(","), decidedBy: r.decided_by || "" } });
-    if (!solo) {
+    if (!solo && !winners.length) {
+      summary.append(h("p", { class: "result-winner" }, "Nobody wins: it is a draw."));
+    } else if (!solo) {
       summary.append(h("p", { class: "result-winner" }, winners.length > 1 ? "Winners (shared): " : "Winner: ",
         ...winners.flatMap((s, i) => [i ? " and " : "", chip(s)])));
     }
