@@ -954,6 +954,25 @@ class BerrymanderingRules(Rules):
         return (f"All the cake is eaten: {TEAM_NAMES[top]} {max(a, b)} candles, "
                 f"{TEAM_NAMES[1 - top]} {min(a, b)}. {seat_ref(seat)} rules Cakeland!")
 
+    # ------------------------------------------------------------------ the lesson after the game
+    # (berrymandering_lesson imports this module, so it is imported when first needed)
+    ensemble_maps = 1000
+
+    def lesson(self, state):
+        from games.engine import berrymandering_lesson
+
+        return berrymandering_lesson.lesson(state)
+
+    def ensemble(self, state, *, seed, start, stop):
+        from games.engine import berrymandering_lesson
+
+        return berrymandering_lesson.ensemble(state, seed=seed, start=start, stop=stop)
+
+    def ensemble_summary(self, state, seats_lists):
+        from games.engine import berrymandering_lesson
+
+        return berrymandering_lesson.ensemble_summary(state, seats_lists)
+
     # ------------------------------------------------------------------ hidden information
     def sample_state(self, view, seat, rng):
         """The position ``view`` shows, with the face-down Mystery tiles (the only hidden
