@@ -13,6 +13,13 @@ function rowNode(row) {
       row.due_at && row.state !== "finished" ? ` · due ${new Date(row.due_at).toLocaleString()}` : ""));
 }
 
+// Your turn stands out: the row is marked, and the tab says how many games wait for you.
+const baseTitle = document.title;
+function markTurns() {
+  const mine = list.querySelectorAll('li[data-state="your_turn"]').length;
+  document.title = mine ? `\u25CF Your turn (${mine}) - ${baseTitle}` : baseTitle;
+}
+
 function upsert(row) {
   const old = list.querySelector(`li[data-game-id="${row.game_id}"]`);
   if (row.removed) { if (old) old.remove(); }
@@ -28,6 +35,7 @@ liveSocket(list.dataset.wsPath, (msg) => {
   } else if (msg.type === "game") {
     upsert(msg.row);
   }
+  markTurns();
 }, (s, message) => {
   status.textContent = s === "open" ? "Live" : (message || s);
   if (message) status.classList.remove("visually-hidden");

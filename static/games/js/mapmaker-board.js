@@ -467,12 +467,28 @@ export class MapmakerBoard {
   }
 
   _onClick(event) {
-    const target = event.target.closest ? event.target.closest("[data-edge]") : null;
-    if (!target) { this._disarm(); return; }
-    const key = target.getAttribute("data-edge");
-    this._setRoving(key);
-    this._activate(key, this.lastPointerType === "touch" || this.lastPointerType === "pen");
+    const touch = this.lastPointerType === "touch" || this.lastPointerType === "pen";
     this.lastPointerType = "mouse";
+    const target = event.target.closest ? event.target.closest("[data-edge]") : null;
+    // A finger is wider than an edge: a tap anywhere snaps to the nearest free edge.
+    const key = target ? target.getAttribute("data-edge") : (touch ? this.nearestEdge(event) : null);
+    if (!key) { this._disarm(); return; }
+    this._setRoving(key);
+    this._activate(key, touch);
+  }
+
+  /** The free edge whose middle is nearest the pointer (within one county), or null. */
+  nearestEdge(event) {
+    const matrix = this.svg.getScreenCTM && this.svg.getScreenCTM();
+    if (!matrix) return null;
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    let best = null;
+    let bestD = SIZE;
+    for (const [k, mid] of this.edgeMid) {
+      const d = Math.hypot(mid.x - point.x, mid.y - point.y);
+      if (d < bestD) { bestD = d; best = k; }
+    }
+    return best;
   }
 
   _onKeyDown(event) {
@@ -573,10 +589,21 @@ export function createBoard(container, page) {
   const help = h("details", { class: "help" },
     h("summary", {}, "How to play"),
     h("ul", {},
-      h("li", {}, "Place borders on the edges between counties. With a mouse, point at an edge to preview it and click to place it. On a tablet, tap an edge once to preview it and tap it again to place it."),
-      h("li", {}, "With a keyboard: press Tab to reach the board, move between edges with the arrow keys, and press Enter or Space to place a border."),
-      h("li", {}, "A closed-off group of at least 4 counties that cannot be split into two groups of 4 or more becomes a district. The party with the most votes wins it."),
-      h("li", {}, "Most districts wins. Ties are broken by swing counties (purple, worth 0 or 1), then by the Supreme Court rule.")));
+      h("li", {}, "Each hexagon is a county with one voter token: its party and its number of votes. You play one party; the purple counties (0 or 1 vote) are swing counties."),
+      h("li", {}, "Players take turns placing district borders on the edges between counties: the first player places 1 border, the second 2, the next 3, and from then on everyone places 4 each turn. You cannot pass, and you cannot place a border on the edge of the board or inside a finished district."),
+      h("li", {}, "A district is a closed-off group of at least 4 counties that cannot be split into two groups of 4 or more. You may never close off fewer than 4 counties. A district forms as soon as its last border is placed."),
+      h("li", {}, "The party with the most votes in a district wins it. If parties tie, the player who placed the closing border chooses which of the tied parties wins (their own, or not)."),
+      h("li", {}, "When every county is in a district, the game ends: most districts wins. A tie is broken by swing counties in the districts each player won; still tied, by the Supreme Court: the player with the fewest votes for their own party inside their own districts wins. Still tied: a shared win."),
+      h("li", {}, "Solo: in the easy game, place borders anywhere (no turns) and win as many districts as you can; tied districts are not allowed, and you can undo. In the competitive game, every district must be tied: 10 points a district, minus 1 for each border."),
+      h("li", {}, "With a mouse, point at an edge to preview it and click to place it. On a tablet or phone, tap near an edge to preview it (the nearest edge is chosen) and tap again to place it; use Zoom in on a small screen. With a keyboard: Tab to the board, arrow keys between edges, Enter or Space to place.")));
+  // On a small screen the whole board is small: zoom in (and scroll) to place borders.
+  const zoom = h("button", { type: "button", class: "button button-small board-zoom", id: "board-zoom", "aria-pressed": "false" }, "Zoom in");
+  zoom.addEventListener("click", () => {
+    const on = container.classList.toggle("zoomed");
+    zoom.setAttribute("aria-pressed", on ? "true" : "false");
+    zoom.textContent = on ? "Zoom out" : "Zoom in";
+  });
+  page.addBoardExtra(zoom);
   page.addBoardExtra(legend);
   page.addBoardExtra(help);
 
