@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from games import hooks, services
 from games.access import game_can_join, game_can_watch, session_key_remember, session_keys
+from games.engine import get_rules, kinds
 from games.forms import GameCreateForm
 from games.models import Game
 from games.selectors import game_frame, game_meta, games_of_user
@@ -43,8 +44,35 @@ def lobby(request):
             "form": form,
             "my_games": mine,
             "titles": hooks.game_titles(games=mine),
+            "guided": guided_games(),
         },
     )
+
+
+def guided_games():
+    """The games with a solo mode: each can be learnt with a guided first game."""
+    return [{"kind": kind, "title": get_rules(kind).title}
+            for kind in kinds() if any(m.solo for m in get_rules(kind).modes)]
+
+
+@login_required
+@require_POST
+def game_learn(request, kind):
+    """A guided first game: the game's first solo mode, with the guide shown beside it."""
+    if kind not in kinds():
+        raise Http404("There is no such game.")
+    rules = get_rules(kind)
+    mode = next((m for m in rules.modes if m.solo), None)
+    if mode is None:
+        raise Http404("This game has no solo mode to learn with.")
+    try:
+        game = services.game_create(kind=kind, options=rules.mode_options(mode.key),
+                                    created_by=request.user, lobby=True,
+                                    seats=[services.SeatSpec(user=request.user)])
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    return redirect(f"{game.get_absolute_url()}?guide=1")
 
 
 @login_required

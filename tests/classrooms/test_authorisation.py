@@ -61,6 +61,10 @@ def _cards_page(s):
     return reverse("classrooms:cards", args=[s.class_a.pk])
 
 
+def _new_cards_page(s):
+    return _cards_page(s) + "?show=new"
+
+
 def _dashboard(s):
     return reverse("classrooms:assignment_dashboard", args=[s.assignment.pk])
 
@@ -99,10 +103,15 @@ EXPECTED = {
     "classrooms:class_detail": ("get", None, teacher_page(200)),
     "classrooms:class_rename": ("post", lambda s: {"name": "Renamed"},
                                 teacher_page(Redirect(_class_page))),
-    "classrooms:roster_add": ("post", lambda s: {"names": "New Kid"},
-                              teacher_page(Redirect(_cards_page, "success"))),
+    "classrooms:roster_add": ("post", lambda s: {"names": "New Kid", "confirm": "1"},
+                              teacher_page(Redirect(_new_cards_page, "success"))),
     "classrooms:cards": ("get", None, teacher_page(200)),
-    "classrooms:cards_reissue": ("post", None, teacher_page(Redirect(_cards_page, "success"))),
+    "classrooms:cards_reissue": ("post", None, teacher_page(Redirect(_new_cards_page,
+                                                                     "success"))),
+    "classrooms:signin_revoke": ("post", None, teacher_page(Redirect(_class_page, "success"))),
+    # a card's QR sign-in link: a bad one is refused alike for everyone (gone)
+    "classrooms:signin_link": ("get", None, dict.fromkeys(ALL, 410)),
+    "classrooms:login_short": ("get", None, dict.fromkeys(ALL, Redirect("/accounts/login/"))),
     "classrooms:join_code": ("post", lambda s: {"action": "regenerate"},
                              teacher_page(Redirect(_class_page, "success"))),
     "classrooms:class_results": ("get", None, teacher_page(200)),
@@ -130,6 +139,7 @@ EXPECTED = {
     "games:detail": ("get", None, game_of_class_a(200)),
     # the game is full and started: whoever may join is told so (an error flash), never seated
     "games:join": ("post", None, game_of_class_a(Redirect(_game_page, "error"))),
+    "games:learn": ("post", None, {"anonymous": LOGIN, **dict.fromkeys(SIGNED_IN, 302)}),
     "api-game": ("get", None, game_of_class_a(200, anonymous=403)),
     # a move reaches the move service only for a seated player (it refuses this illegal move:
     # 400); the teacher and admins are spectators (403)
@@ -163,8 +173,10 @@ def _walk(patterns, namespace=None):
 def _url(name, school):
     """Reverse ``name`` with whichever of class A's ids its pattern takes."""
     ids = {"class_id": school.class_a.pk, "student_id": school.ana.pk,
-           "assignment_id": school.assignment.pk, "game_id": school.game.pk}
-    for keys in ((), ("class_id",), ("class_id", "student_id"), ("assignment_id",), ("game_id",)):
+           "assignment_id": school.assignment.pk, "game_id": school.game.pk,
+           "token": "not-a-real-token", "kind": "mapmaker"}
+    for keys in ((), ("class_id",), ("class_id", "student_id"), ("assignment_id",), ("game_id",),
+                 ("token",), ("kind",)):
         try:
             return reverse(name, kwargs={k: ids[k] for k in keys})
         except NoReverseMatch:

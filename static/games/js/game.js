@@ -20,11 +20,13 @@
 //   onError(code, message)        a refused move came back
 //   showLesson(lesson)            mark what the lesson after the game points at (packed
 //                                 and cracked districts) on the board
+//   guideSteps                    a guided first game (the page opened with ?guide=1): a list
+//                                 of {text, done(game)}; the shell shows the first not done
 //
 // Test hooks: body[data-version|data-status|data-seat|data-my-turn|data-busy|data-over],
 // #connection-status[data-state], #status-banner[data-status], #turn-status, #game-message,
 // #seat-notice[data-kind] (seat_lost, seat_back, resumed), #pause-overlay, #pause-text,
-// #turn-sound,
+// #turn-sound, #guide[data-step], #guide-text,
 // #players [data-seat], #game-log li[data-ply], #result, #result-summary[data-winners]
 // [data-decided-by], #decided-by, #ranking, #lesson (see lesson.js); window.gameApp.
 
@@ -57,6 +59,7 @@ function buildLayout(root) {
   els.turnCard = h("section", { class: "card turn-card", "aria-label": "Turn" }, els.turn, els.turnDetail,
     h("label", { class: "turn-sound" }, els.sound, " Play a sound when it is my turn"));
   els.message = h("div", { id: "game-message", class: "game-message", role: "alert" });
+  els.guide = h("section", { id: "guide", class: "card guide-card", "aria-live": "polite", hidden: true });
   els.result = h("section", { id: "result", class: "card result-card", "aria-labelledby": "result-heading", hidden: true, tabindex: "-1" });
   els.boardCards = h("div", { class: "board-cards" });
   els.players = h("ul", { id: "players", class: "players" });
@@ -68,7 +71,7 @@ function buildLayout(root) {
   els.back = h("p", { class: "back-link" }, h("a", { href: root.dataset.backUrl || root.dataset.lobbyUrl || "/games/", id: "back-link" },
     root.dataset.backLabel || "Back to my games"));
   const panel = h("aside", { class: "panel", "aria-label": "Game information" },
-    els.turnCard, els.message, els.result, els.boardCards, els.playersCard, els.logCard, els.back);
+    els.guide, els.turnCard, els.message, els.result, els.boardCards, els.playersCard, els.logCard, els.back);
   els.lesson = h("section", { id: "lesson", class: "card lesson", "aria-labelledby": "lesson-heading", hidden: true });
   root.replaceChildren(els.connection, els.notice, els.banner,
     h("div", { class: "game-layout" }, els.boardArea, panel), els.lesson);
@@ -424,6 +427,20 @@ export async function startGame(options = {}) {
     }
   }
 
+  function renderGuide() {
+    const steps = root.dataset.guide === "1" ? board.guideSteps : null;
+    if (!steps || !steps.length) { els.guide.hidden = true; return; }
+    const index = steps.findIndex((step) => !step.done(game));
+    const at = index < 0 ? steps.length : index;
+    els.guide.hidden = false;
+    els.guide.dataset.step = String(at + 1);
+    const text = index < 0 ? (board.guideEnd ? board.guideEnd(game) : "Well done!") : steps[index].text;
+    els.guide.replaceChildren(
+      h("h2", {}, index < 0 ? "Well done!" : `Step ${at + 1} of ${steps.length}`),
+      h("p", { id: "guide-text" }, text),
+      h("progress", { max: String(steps.length), value: String(at), "aria-label": "Steps done" }));
+  }
+
   function render() {
     document.body.dataset.version = String(game.version);
     document.body.dataset.status = game.status;
@@ -436,6 +453,7 @@ export async function startGame(options = {}) {
     renderTurn();
     renderPlayers();
     renderResult();
+    renderGuide();
     renderLog();
     board.render(game, status());
   }

@@ -752,6 +752,29 @@ export function createBoard(container, page) {
 
     decidedBy(result) { return DECIDED_BY[result.decided_by] || ""; },
 
+    // A guided first game (solo, easy): what to try next, step by step.
+    guideSteps: [
+      { text: "You play one party against the other. Tap or click an edge between two counties to place a border there.",
+        done: (game) => (game.view.borders || []).length >= 1 },
+      { text: "Borders cut the board into pieces. Close off a group of at least 4 counties with borders all around it: it becomes a district.",
+        done: (game) => (game.view.districts || []).length >= 1 },
+      { text: "The party with the most votes in a district wins it. Draw a district where your party has more votes than the other.",
+        done: (game) => (game.view.district_counts || [])[(game.view.party_of_seat || [])[0]] >= 1 },
+      { text: "Packing: put many of the other party's voters together in one district, so they win it by far more than they need. Cracking: split the rest of their voters across districts you win narrowly.",
+        done: (game) => (game.view.districts || []).length >= 4 },
+      { text: "Keep going until every county is in a district. Tied districts are not allowed here: if you get stuck, undo a border.",
+        done: (game) => !!game.view.is_over },
+    ],
+
+    guideEnd(game) {
+      const v = game.view;
+      const mine = (v.party_of_seat || [])[0];
+      const counts = v.district_counts || [];
+      const other = counts.reduce((n, c, p) => (p === mine ? n : n + c), 0);
+      return `You won ${counts[mine] || 0} districts to ${other} with the same voters: that is gerrymandering. `
+        + "Now play a real game against a classmate or a bot, where the other player draws borders too.";
+    },
+
     showLesson(lesson) {
       board.markLesson(lesson);
       page.render();

@@ -1,0 +1,38 @@
+"""A guided first game (Chromium): from the lobby's "Learn to play", a solo game with the
+guide beside the board, step by step, to the end, well inside three minutes."""
+
+import random
+import time
+
+import pytest
+
+from games.models import Game
+
+from .helpers import make_user
+from .test_mapmaker_browser import play_one_action, signed_in_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_guided_first_game_from_the_lobby_to_the_end(browser, live_server_url):
+    ana = make_user("ana", first_name="Ana")
+    page = signed_in_page(browser, live_server_url, ana)
+    page.goto("/games/")
+    page.click("[data-learn='mapmaker']")
+    page.wait_for_selector("#guide[data-step='1']")
+    assert "place a border" in page.inner_text("#guide-text")
+    game = Game.objects.get(created_by=ana)
+    assert game.options["mode"] == "solo-easy"
+    started, steps, rng = time.monotonic(), {"1"}, random.Random(5)
+    while page.locator("body[data-over='true']").count() == 0:
+        if not play_one_action(page, rng):
+            undo = page.locator("#undo-button:not([disabled])")
+            if page.locator("[data-edge][data-legal='true']").count() == 0 and undo.count():
+                undo.click()  # stuck: every border left would make a tie
+            page.wait_for_timeout(50)
+        steps.add(page.get_attribute("#guide", "data-step"))
+        assert time.monotonic() - started < 180, "a guided game fits in three minutes"
+    page.wait_for_selector("#guide h2:has-text('Well done')")
+    assert "that is gerrymandering" in page.inner_text("#guide-text")
+    assert {"1", "2", "6"} <= steps
+    assert page.errors == []
