@@ -11,14 +11,30 @@ from games.models import Seat
 
 
 class RateLimitedAuthenticationForm(AuthenticationForm):
-    """Login limited per username + IP (a class shares one IP: per-IP alone would lock it out)."""
+    """Login limited per username + IP (a class shares one IP: per-IP alone would lock it out).
+
+    Usernames are not case-sensitive here ("Ana482" signs in ana482: tablets capitalise the
+    first letter), and a failed sign-in says what a student can do about it."""
 
     error_messages = {
         **AuthenticationForm.error_messages,
+        "invalid_login": "That username and password do not match: check your card, or ask "
+                         "your teacher.",
+        "inactive": "This account is switched off. Ask your teacher.",
         "rate_limited": "Too many wrong passwords for this username. Wait 15 minutes or ask "
                         "your teacher to reset your password.",
     }
     rate_limited = False
+
+    def clean_username(self):
+        """The stored username whatever its case: an exact match first, else the one account
+        whose username differs only in case (two such accounts: as typed)."""
+        typed = (self.cleaned_data.get("username") or "").strip()
+        users = User.objects.filter(username__iexact=typed).values_list("username", flat=True)
+        stored = list(users[:2])
+        if typed in stored or len(stored) != 1:
+            return typed
+        return stored[0]
 
     def clean(self):
         username = self.data.get("username", "")
@@ -65,9 +81,13 @@ class ClassroomForm(forms.Form):
 
 class RosterForm(forms.Form):
     names = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 10, "placeholder": "Ana María López\nBen O'Neill"}),
+        widget=forms.Textarea(attrs={"rows": 10, "placeholder": "Ana María López\nO'Neill, Ben"}),
         label="Student names, one per line",
-        help_text=f"Up to {MAX_ROSTER} names at a time (paste the rest afterwards).",
+        strip=False,  # a spreadsheet paste's tabs are its columns
+        help_text=f"Type one name per line (\"First Last\" or \"Last, First\"), or paste the "
+                  "first and last name columns from a spreadsheet, with or without their "
+                  f"header row. Up to {MAX_ROSTER} names at a time. You see the list before "
+                  "any account is made.",
     )
 
 

@@ -71,3 +71,19 @@ def on_game_changed(sender, game, seats, turn_kept=False, **kwargs):
 
 def assignment_paused_broadcast(assignment_id, paused):
     _send(group_for_assignment(assignment_id), {"type": "dashboard.paused", "paused": bool(paused)})
+
+
+EVENT_ROOM = "dashboard.room"
+
+
+def room_changed_broadcast(classroom_id):
+    """A student came to or left the class: its started assignments' dashboards send their
+    room again (who is seated, online, ...)."""
+    from classrooms.models import Assignment
+
+    ids = Assignment.objects.filter(classroom_id=classroom_id,
+                                    status=Assignment.Status.STARTED).values_list("pk", flat=True)
+    try:
+        group_send_many([(group_for_assignment(i), {"type": EVENT_ROOM}) for i in ids])
+    except Exception:  # a dashboard must never break a join
+        logger.exception("room update failed for class %s", classroom_id)

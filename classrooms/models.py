@@ -86,6 +86,10 @@ class Assignment(models.Model):
     grouping = models.CharField(max_length=16, choices=Grouping.choices, default=Grouping.RANDOM)
     bot_level = models.CharField(max_length=16, blank=True)  # "" = leave seats open
     due_at = models.DateTimeField(null=True, blank=True)
+    # The teacher's choice: at ``due_at`` the unfinished games stop (paused with a message,
+    # see services.assignments_close_due); ``closed_at`` says when that happened.
+    close_at_due = models.BooleanField(default=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     paused = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -162,6 +166,10 @@ class StudentAccount(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="student_account")
+    # The name as the teacher pasted it (or the student typed it), for the teacher's roster,
+    # results and CSV; the account's first_name is the short, class-unique display name
+    # everyone else sees (classrooms.names).
+    full_name = models.CharField(max_length=150, blank=True)
     created_by_class = models.ForeignKey(Classroom, null=True, blank=True,
                                          on_delete=models.SET_NULL,
                                          related_name="created_accounts")
@@ -172,3 +180,31 @@ class StudentAccount(models.Model):
 
     def __str__(self):
         return f"{self.user} (made by {self.created_by_class or 'no class'})"
+
+
+class SignInLink(models.Model):
+    """A QR code's sign-in link on a login card: signs one student in on a shared tablet.
+
+    Only a hash of the link's secret is kept; the link itself is signed and expires
+    (services.SIGNIN_LINK_TTL), works once, and the teacher can revoke it (per student, or
+    every link of the class).  A student has at most one live link: a new card revokes the
+    old one."""
+
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="signin_links")
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE,
+                                  related_name="signin_links")
+    secret_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["classroom", "student"])]
+
+    def __str__(self):
+        return f"sign-in link for {self.student} ({self.classroom})"

@@ -138,6 +138,50 @@ def class_plain_students(*, classroom):
     ).exclude(student__groups__name=TEACHERS_GROUP)
 
 
+def class_student_names(*, classroom, memberships=None):
+    """``{student id: {"display", "full", "label", "username"}}`` for the class's active
+    students: ``display`` is what games show (the account's first_name, unique in the class
+    that made it), ``full`` the name the teacher gave (or the display name), ``label`` what
+    the teacher's lists show: the full name, told apart from any namesake (classrooms.names).
+    """
+    from classrooms.names import labels_unique
+
+    if memberships is None:
+        memberships = class_students(classroom=classroom).select_related(
+            "student__student_account")
+    people = {}
+    for m in memberships:
+        user = m.student
+        account = _account(user)
+        display = user.first_name or user.username
+        people[user.pk] = {"display": display,
+                           "full": (account.full_name if account else "") or display,
+                           "username": user.username}
+    labels = labels_unique([(pk, p["full"], p["display"], p["username"])
+                            for pk, p in people.items()])
+    for pk, person in people.items():
+        person["label"] = labels[pk]
+    return people
+
+
+def _account(user):
+    try:
+        return user.student_account
+    except StudentAccount.DoesNotExist:
+        return None
+
+
+def signin_links_live(*, classroom):
+    """The ids of the class's students who have a QR sign-in link that still works."""
+    from django.utils import timezone
+
+    from classrooms.models import SignInLink
+
+    return set(SignInLink.objects.filter(
+        classroom=classroom, used_at__isnull=True, revoked_at__isnull=True,
+        expires_at__gt=timezone.now()).values_list("student_id", flat=True))
+
+
 # --- game state in words ----------------------------------------------------------------
 
 def _name(seat):

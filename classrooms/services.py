@@ -3,19 +3,23 @@
 Games are created and changed only through ``games.services``.
 """
 
+import hashlib
 import random
 import re
 import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
+from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from classrooms import names
 from classrooms.models import (
     JOIN_CODE_ALPHABET,
     JOIN_CODE_LENGTH,
@@ -24,6 +28,7 @@ from classrooms.models import (
     AssignmentGame,
     Classroom,
     Membership,
+    SignInLink,
     StudentAccount,
     TeacherProfile,
 )
@@ -178,25 +183,36 @@ def hash_passwords(passwords):
         return list(pool.map(make_password, passwords))
 
 
-def _student_create(name, password=None, *, encoded=None, classroom):
+def _student_create(name, password=None, *, encoded=None, classroom, display=None):
     """A new student account with ``password`` (or an already hashed ``encoded`` one), made
-    by ``classroom``: that class's teacher manages it."""
+    by ``classroom``: that class's teacher manages it.  ``name`` is the full name (kept for
+    the teacher), ``display`` the class-unique short name everyone sees (classrooms.names)."""
+    display = display or name
     for _ in range(5):
         try:
             with transaction.atomic():
                 if encoded is None:
                     user = User.objects.create_user(
-                        username=username_generate(name), password=password, first_name=name
+                        username=username_generate(name), password=password,
+                        first_name=display,
                     )
                 else:
-                    user = User(username=username_generate(name), first_name=name,
+                    user = User(username=username_generate(name), first_name=display,
                                 password=encoded)
                     user.save()
-                StudentAccount.objects.create(user=user, created_by_class=classroom)
+                StudentAccount.objects.create(user=user, created_by_class=classroom,
+                                              full_name=name)
                 return user
         except IntegrityError:  # a racing join took the same username
             continue
     raise ClassroomError("Could not create the account; try again.")  # pragma: no cover
+
+
+def _room_changed(classroom_id):
+    """The class's live dashboards list its students: tell them someone came or went."""
+    from classrooms.live import room_changed_broadcast
+
+    room_changed_broadcast(classroom_id)
 
 
 # --- classes ----------------------------------------------------------------------------
@@ -238,26 +254,75 @@ def join_code_set_open(*, classroom, is_open):
 
 
 def roster_parse(text):
-    names = [clean_display_name(line) for line in (text or "").splitlines() if line.strip()]
-    if not names:
+    """The students of a roster paste (``names.RosterLine``: first and last name, the line
+    it came from), each name checked; the header row of a spreadsheet paste is skipped."""
+    roster = names.roster_read(strip_controls_lines(text))
+    for line in roster.lines:
+        clean_display_name(line.full)  # not too long (names are already one-spaced)
+    if not roster.lines:
         raise ClassroomError("Paste at least one name, one per line.", code="roster_empty")
-    if len(names) > MAX_ROSTER:
+    if len(roster.lines) > MAX_ROSTER:
         raise ClassroomError(f"At most {MAX_ROSTER} names at a time.", code="roster_large")
-    return names
+    return roster
+
+
+def strip_controls_lines(text):
+    """``strip_controls`` that keeps line breaks and tabs (a roster's rows and columns)."""
+    return "\n".join("\t".join(strip_controls(cell) for cell in line.split("\t"))
+                     for line in (text or "").splitlines())
+
+
+def _class_people(classroom, exclude_id=None):
+    """``(display name, first, last)`` of the class's students, for ``names``."""
+    people = []
+    memberships = Membership.objects.filter(classroom=classroom).select_related(
+        "student", "student__student_account")
+    for m in memberships:
+        if m.student_id == exclude_id:
+            continue
+        account = getattr(m.student, "student_account", None)
+        full = (account.full_name if account else "") or m.student.first_name
+        first, last, _ = names.split_name(full) if full else ("", "", False)
+        people.append((m.student.first_name or m.student.username, first, last))
+    return people
+
+
+def roster_preview(*, classroom, text):
+    """What ``roster_add`` would make of ``text``, without making anything: ``{"lines":
+    [{"full", "first", "last", "display", "source", "notes", "twice", "in_class"}],
+    "header"}``.  ``twice``: the same name is on another line too; ``in_class``: a student
+    of the class already has this name.  ClassroomError as ``roster_add``."""
+    roster = roster_parse(text)
+    existing = _class_people(classroom)
+    displays = names.unique_display_names([(r.first, r.last) for r in roster.lines], existing)
+    fulls = [r.full.casefold() for r in roster.lines]
+    in_class = {f"{first} {last}".strip().casefold() for _, first, last in existing}
+    lines = [{"full": r.full, "first": r.first, "last": r.last, "display": display,
+              "source": r.source, "notes": list(r.notes),
+              "twice": fulls.count(r.full.casefold()) > 1,
+              "in_class": r.full.casefold() in in_class}
+             for r, display in zip(roster.lines, displays, strict=True)]
+    return {"lines": lines, "header": roster.header}
 
 
 @transaction.atomic
 def roster_add(*, classroom, text):
     """Create an account per pasted name.  Returns [(user, password)] for the login cards.
 
-    New accounts are always plain students (never staff or teachers)."""
-    names = roster_parse(text)
-    passwords = [easy_password() for _ in names]
+    Each account's display name is short and unique in the class (``names``); the full
+    name is kept for the teacher.  New accounts are always plain students (never staff or
+    teachers)."""
+    Classroom.objects.select_for_update().filter(pk=classroom.pk).first()  # one paste at once
+    lines = roster_preview(classroom=classroom, text=text)["lines"]
+    passwords = [easy_password() for _ in lines]
     created = []
-    for name, password, encoded in zip(names, passwords, hash_passwords(passwords), strict=True):
-        user = _student_create(name, encoded=encoded, classroom=classroom)
+    for line, password, encoded in zip(lines, passwords, hash_passwords(passwords),
+                                       strict=True):
+        user = _student_create(line["full"], encoded=encoded, classroom=classroom,
+                               display=line["display"])
         Membership.objects.create(classroom=classroom, student=user, source="roster")
         created.append((user, password))
+    transaction.on_commit(lambda: _room_changed(classroom.pk))
     return created
 
 
@@ -301,13 +366,19 @@ def student_join(*, code, name, password, user=None):
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     classroom = join_target(code=code, user=user if signed_in else None)
     if signed_in:
-        Membership.objects.get_or_create(classroom=classroom, student=user,
-                                         defaults={"source": "code"})
+        _, made = Membership.objects.get_or_create(classroom=classroom, student=user,
+                                                   defaults={"source": "code"})
+        if made:
+            transaction.on_commit(lambda: _room_changed(classroom.pk))
         return classroom, user
     name = clean_display_name(name)
     password_check(password, name=name)
-    user = _student_create(name, password, classroom=classroom)
+    first, last, _ = names.split_name(name)
+    Classroom.objects.select_for_update().filter(pk=classroom.pk).first()  # unique names
+    display = names.unique_display_names([(first, last)], _class_people(classroom))[0]
+    user = _student_create(name, password, classroom=classroom, display=display)
     Membership.objects.create(classroom=classroom, student=user, source="code")
+    transaction.on_commit(lambda: _room_changed(classroom.pk))
     return classroom, user
 
 
@@ -365,11 +436,17 @@ def cards_reissue(*, classroom, by, skip_ids=(), only_ids=None):
     return {s.pk: p for s, p in zip(batch, passwords, strict=True)}, remaining
 
 
+@transaction.atomic
 def student_rename(*, classroom, student_id, name, by):
+    """Give a student a new full name; their display name follows, unique in the class."""
     student = _managed_membership(classroom, student_id, by).student
-    student.first_name = clean_display_name(name)
+    full = clean_display_name(name)
+    first, last, _ = names.split_name(full)
+    student.first_name = names.unique_display_names(
+        [(first, last)], _class_people(classroom, exclude_id=student.pk))[0]
     student.last_name = ""
     student.save(update_fields=["first_name", "last_name"])
+    StudentAccount.objects.filter(user=student).update(full_name=full)
     return student
 
 
@@ -400,7 +477,109 @@ def student_remove(*, classroom, student_id, by):
         student.save(update_fields=["is_active"])
     else:
         transaction.on_commit(lambda: sockets_close(user_id=student.pk, code=CLOSE_RESYNC))
+    # their card's QR code no longer signs them in
+    SignInLink.objects.filter(classroom=classroom, student=student,
+                              revoked_at__isnull=True).update(revoked_at=timezone.now())
+    transaction.on_commit(lambda: _room_changed(classroom.pk))
     return student
+
+
+# --- QR sign-in links (login cards) -----------------------------------------------------
+
+SIGNIN_LINK_TTL = timedelta(days=3)
+SIGNIN_SALT = "classrooms.signin-link"
+
+
+def _secret_hash(secret):
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@transaction.atomic
+def signin_links_issue(*, classroom, by, student_ids):
+    """A new sign-in link (for a card's QR code) for each of ``student_ids`` whose account
+    ``by`` may change; the student's older links for this class stop working.
+
+    Returns ``{student id: token}`` (the token is the signed part of the link's URL; only a
+    hash of its secret is stored, so it cannot be shown again)."""
+    managed = managed_student_ids(teacher=by, classroom=classroom)
+    wanted = [int(i) for i in student_ids if int(i) in managed]
+    now = timezone.now()
+    SignInLink.objects.filter(classroom=classroom, student_id__in=wanted,
+                              revoked_at__isnull=True, used_at__isnull=True) \
+        .update(revoked_at=now)
+    tokens = {}
+    signer = signing.TimestampSigner(salt=SIGNIN_SALT)
+    for student_id in wanted:
+        secret = secrets.token_urlsafe(16)
+        link = SignInLink.objects.create(student_id=student_id, classroom=classroom,
+                                         secret_hash=_secret_hash(secret), created_by=by,
+                                         expires_at=now + SIGNIN_LINK_TTL)
+        tokens[student_id] = signer.sign(f"{link.pk}.{secret}")
+    return tokens
+
+
+def _signin_link(token):
+    """The live link a token names, else ClassroomError (code ``link_bad``, ``link_used``,
+    ``link_revoked`` or ``link_expired``) whose message a student can read."""
+    expired = ClassroomError("This sign-in code is too old. Ask your teacher for a new card.",
+                             code="link_expired")
+    try:
+        value = signing.TimestampSigner(salt=SIGNIN_SALT).unsign(
+            str(token or ""), max_age=SIGNIN_LINK_TTL)
+    except signing.SignatureExpired:
+        raise expired from None
+    except signing.BadSignature:
+        raise ClassroomError("This sign-in code does not work. Sign in with your username "
+                             "and password, or ask your teacher.", code="link_bad") from None
+    link_id, _, secret = value.partition(".")
+    link = SignInLink.objects.select_related("student", "classroom").filter(
+        pk=int(link_id) if link_id.isdigit() else 0).first()
+    if link is None or not secrets.compare_digest(link.secret_hash, _secret_hash(secret)):
+        raise ClassroomError("This sign-in code does not work. Ask your teacher.",
+                             code="link_bad")
+    if link.used_at is not None:
+        raise ClassroomError("This sign-in code was already used. Sign in with your username "
+                             "and password, or ask your teacher for a new card.",
+                             code="link_used")
+    if link.revoked_at is not None:
+        raise ClassroomError("Your teacher turned this sign-in code off. Ask for a new card.",
+                             code="link_revoked")
+    if link.expires_at <= timezone.now():
+        raise expired
+    student = link.student
+    if not (student.is_active and is_plain_student(student)
+            and Membership.objects.filter(classroom=link.classroom, student=student).exists()):
+        raise ClassroomError("This sign-in code does not work any more. Ask your teacher.",
+                             code="link_bad")
+    return link
+
+
+def signin_link_peek(token):
+    """Whose link this is (checked, not used): for the "Sign in as ...?" question."""
+    return _signin_link(token)
+
+
+@transaction.atomic
+def signin_link_use(token):
+    """Use a sign-in link (once): returns the student to sign in."""
+    link = _signin_link(token)
+    used = SignInLink.objects.filter(pk=link.pk, used_at__isnull=True,
+                                     revoked_at__isnull=True).update(used_at=timezone.now())
+    if not used:  # another tablet was quicker
+        raise ClassroomError("This sign-in code was already used. Ask your teacher for a new "
+                             "card.", code="link_used")
+    return link.student
+
+
+def signin_links_revoke(*, classroom, student_id=None):
+    """Turn off the class's unused sign-in links (one student's, or everyone's); returns how
+    many were turned off."""
+    links = SignInLink.objects.filter(classroom=classroom, used_at__isnull=True,
+                                      revoked_at__isnull=True, expires_at__gt=timezone.now())
+    if student_id is not None:
+        _membership(classroom, student_id)
+        links = links.filter(student_id=student_id)
+    return links.update(revoked_at=timezone.now())
 
 
 # --- assignments ------------------------------------------------------------------------

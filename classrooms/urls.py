@@ -2,6 +2,7 @@
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from classrooms import views
 
@@ -15,6 +16,10 @@ classroom_patterns = [
     path("classes/<id:class_id>/roster/", views.roster_add, name="roster_add"),
     path("classes/<id:class_id>/cards/", views.cards, name="cards"),
     path("classes/<id:class_id>/cards/new/", views.cards_reissue, name="cards_reissue"),
+    path("classes/<id:class_id>/cards/revoke/", views.signin_revoke, name="signin_revoke"),
+    # a card's QR code (short: the code stays small enough to scan from paper)
+    path("s/<str:token>/", views.signin_link, name="signin_link"),
+    path("login/", RedirectView.as_view(pattern_name="login"), name="login_short"),
     path("classes/<id:class_id>/code/", views.join_code, name="join_code"),
     path("classes/<id:class_id>/results/", views.class_results, name="class_results"),
     path("classes/<id:class_id>/results.csv", views.class_results_csv, name="class_results_csv"),

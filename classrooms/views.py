@@ -11,7 +11,7 @@ import time
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -59,11 +59,13 @@ def _cards_issued(request, classroom):
     return data
 
 
-def _cards_add(request, classroom, passwords, *, remaining=0, fresh_round=False):
-    """Remember ``passwords`` ({student id: password}) for the cards; ``fresh_round`` drops
-    what was issued before."""
+def _cards_add(request, classroom, passwords, *, remaining=0, fresh_round=False, links=None):
+    """Remember ``passwords`` ({student id: password}) and QR sign-in ``links`` ({student id:
+    token}) for the cards; ``fresh_round`` drops what was issued before."""
     data = {"passwords": {}} if fresh_round else _cards_issued(request, classroom)
     data = {"passwords": {**data["passwords"], **{str(k): v for k, v in passwords.items()}},
+            "links": {**({} if fresh_round else data.get("links") or {}),
+                      **{str(k): v for k, v in (links or {}).items()}},
             "remaining": remaining, "at": time.time()}
     request.session[_cards_key(classroom.pk)] = data
 
@@ -236,9 +238,15 @@ def class_list(request):
 
 @teacher_required
 def class_detail(request, classroom):
+    members = list(selectors.class_students(classroom=classroom).select_related(
+        "student__student_account"))
+    names = selectors.class_student_names(classroom=classroom, memberships=members)
+    for m in members:
+        m.names = names[m.student_id]
     return render(request, "classrooms/class_detail.html", {
         "classroom": classroom,
-        "members": selectors.class_students(classroom=classroom),
+        "members": members,
+        "live_links": selectors.signin_links_live(classroom=classroom),
         "managed": selectors.managed_student_ids(teacher=request.user, classroom=classroom),
         "approved": selectors.teacher_is_approved(request.user),
         "assignments": classroom.assignments.all(),
@@ -263,54 +271,168 @@ def class_rename(request, classroom):
 @teacher_required
 @require_POST
 def roster_add(request, classroom):
+    """A roster paste is shown first (who will get an account, under which name); only
+    ``confirm=1`` (the preview's "Create these N accounts") makes the accounts."""
     form = RosterForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Paste at least one name.")
         return redirect(classroom)
+    text = form.cleaned_data["names"]
     try:
-        created = services.roster_add(classroom=classroom, text=form.cleaned_data["names"])
+        if request.POST.get("confirm") != "1":
+            preview = services.roster_preview(classroom=classroom, text=text)
+            return render(request, "classrooms/roster_preview.html", {
+                "classroom": classroom, "text": text, **preview,
+                "edit_form": RosterForm(initial={"names": text}),
+            })
+        created = services.roster_add(classroom=classroom, text=text)
     except ClassroomError as exc:
         messages.error(request, exc.message)
         return redirect(classroom)
-    _cards_add(request, classroom, {user.pk: password for user, password in created})
+    links = services.signin_links_issue(classroom=classroom, by=request.user,
+                                        student_ids=[user.pk for user, _ in created])
+    _cards_add(request, classroom, {user.pk: password for user, password in created},
+               links=links)
     messages.success(request, f"Added {len(created)} students. Print their login cards now.")
-    return redirect("classrooms:cards", class_id=classroom.pk)
+    return redirect(reverse("classrooms:cards", args=[classroom.pk]) + "?show=new")
+
+
+def _short_login_url(request):
+    """The sign-in address as a card prints it: host and a short path, no scheme."""
+    return f"{request.get_host()}{reverse('classrooms:login_short')}".rstrip("/")
 
 
 @teacher_required
 @never_cache
 def cards(request, classroom):
-    """Printable login cards.  Passwords are stored hashed only: a card shows a password issued
-    in this browser session in the last half hour (roster or reset); "new cards" issues fresh
-    ones.  Never cached: the page holds passwords."""
+    """Printable login cards.  Passwords are stored hashed only: a card shows a password (and
+    a QR sign-in code) issued in this browser session in the last half hour (roster, reset or
+    reprint); the teacher chooses whose cards get new ones.  Never cached: the page holds
+    passwords.  ``?show=new`` shows only the cards with something new to print."""
+    from classrooms.qr import qr_svg
+
     issued = _cards_issued(request, classroom)
-    members = selectors.class_students(classroom=classroom)
-    card_list = [{"name": m.student.first_name or m.student.username,
-                  "username": m.student.username,
-                  "password": issued["passwords"].get(str(m.student_id))} for m in members]
+    links = issued.get("links") or {}
+    names = selectors.class_student_names(classroom=classroom)
+    live_links = selectors.signin_links_live(classroom=classroom)
+    only_new = request.GET.get("show") == "new"
+    card_list = []
+    for m in selectors.class_students(classroom=classroom):
+        key = str(m.student_id)
+        password, token = issued["passwords"].get(key), links.get(key)
+        if only_new and not (password or token):
+            continue
+        url = request.build_absolute_uri(reverse("classrooms:signin_link", args=[token])) \
+            if token else ""
+        name = names[m.student_id]
+        card_list.append({
+            "id": m.student_id, "name": name["full"], "display": name["display"],
+            "username": m.student.username, "password": password, "signin_url": url,
+            "qr": qr_svg(url, label=f"Sign in as {name['display']}") if url else "",
+            "link_live": m.student_id in live_links,
+        })
     return render(request, "classrooms/cards.html", {
         "classroom": classroom, "cards": card_list, "remaining": issued["remaining"],
-        "login_url": request.build_absolute_uri(reverse("login")),
+        "login_url": _short_login_url(request), "only_new": only_new,
+        "any_new": bool(issued["passwords"] or links),
         "ttl_minutes": CARDS_TTL_S // 60,
+        "link_days": services.SIGNIN_LINK_TTL.days,
+        "live_links": len(live_links),
     })
 
 
 @teacher_required
 @require_POST
 def cards_reissue(request, classroom):
-    """New passwords for the class, at most ``services.MAX_ROSTER`` a request (hashing is slow
-    on purpose); ``continue=1`` does the students this round has not reached yet."""
+    """New cards: new passwords (and QR codes) for the chosen students (``only``, several), or
+    for the whole class when none is chosen, at most ``services.MAX_ROSTER`` a request
+    (hashing is slow on purpose; ``continue=1`` does the students this round has not reached
+    yet).  ``what=qr``: new QR codes only, passwords unchanged."""
     going_on = request.POST.get("continue") == "1"
+    only = None
+    if "only" in request.POST or request.POST.get("chosen") == "1":
+        only = {i for i in (_int_or_none(v) for v in request.POST.getlist("only")) if i}
+        if not only:
+            messages.error(request, "Tick the cards of the students who need a new one first.")
+            return redirect("classrooms:cards", class_id=classroom.pk)
+    names = selectors.class_student_names(classroom=classroom)
+    if request.POST.get("what") == "qr":
+        ids = only if only is not None else set(names)
+        links = services.signin_links_issue(classroom=classroom, by=request.user,
+                                            student_ids=ids)
+        _cards_add(request, classroom, {}, links=links)
+        messages.success(request, f"New QR codes for {_who(names, links)}. Passwords did not "
+                                  "change; older QR codes of these students no longer work.")
+        return redirect(reverse("classrooms:cards", args=[classroom.pk]) + "?show=new")
     issued = _cards_issued(request, classroom)["passwords"] if going_on else {}
     fresh, remaining = services.cards_reissue(classroom=classroom, by=request.user,
-                                              skip_ids=issued.keys())
-    _cards_add(request, classroom, fresh, remaining=remaining, fresh_round=not going_on)
+                                              skip_ids=issued.keys(), only_ids=only)
+    links = services.signin_links_issue(classroom=classroom, by=request.user, student_ids=fresh)
+    _cards_add(request, classroom, fresh, remaining=remaining, fresh_round=not going_on,
+               links=links)
     if remaining:
         messages.warning(request, f"{len(fresh)} new passwords made; {remaining} students still "
                                   "have their old one. Press \"Continue with the rest\".")
+    elif only is not None:
+        kept = len(names) - len(fresh)
+        messages.success(request, f"New passwords for {_who(names, fresh)}. "
+                                  f"{kept} other student{'s' if kept != 1 else ''} keep"
+                                  f"{'' if kept != 1 else 's'} their password.")
     else:
         messages.success(request, "Every student has a new password: hand out these cards.")
-    return redirect("classrooms:cards", class_id=classroom.pk)
+    return redirect(reverse("classrooms:cards", args=[classroom.pk]) + "?show=new")
+
+
+def _int_or_none(value):
+    text = str(value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
+def _who(names, ids):
+    listed = [names[i]["display"] for i in ids if i in names]
+    if not listed:
+        return "nobody (accounts made by another class are changed by its teacher)"
+    return f"{len(listed)} student{'s' if len(listed) != 1 else ''}: {', '.join(listed)}"
+
+
+@teacher_required
+@require_POST
+def signin_revoke(request, classroom):
+    """Turn off QR sign-in links: one student's (``student_id``) or the whole class's."""
+    student_id = _int_or_none(request.POST.get("student_id"))
+    try:
+        count = services.signin_links_revoke(classroom=classroom, student_id=student_id)
+    except ClassroomError as exc:
+        raise Http404(exc.message) from exc
+    whose = "this student's card" if student_id else "the class's cards"
+    messages.success(request, f"Turned off {count} QR sign-in code{'s' if count != 1 else ''} "
+                              f"of {whose}. Passwords still work.")
+    back = request.POST.get("back")
+    if back == "cards":
+        return redirect("classrooms:cards", class_id=classroom.pk)
+    return redirect(classroom)
+
+
+@never_cache
+def signin_link(request, token):
+    """A card's QR code: "Sign in as Ana?" then (POST) that student is signed in on this
+    device, once.  Whoever was signed in here is signed out first."""
+    try:
+        if request.method != "POST":
+            link = services.signin_link_peek(token)
+            return render(request, "classrooms/signin_link.html", {
+                "student_name": link.student.first_name or link.student.username,
+                "classroom": link.classroom, "token": token,
+                "current": request.user if request.user.is_authenticated else None})
+        student = services.signin_link_use(token)
+    except ClassroomError as exc:
+        return render(request, "classrooms/signin_link.html", {"error": exc.message},
+                      status=410)
+    if request.user.is_authenticated:
+        logout(request)
+    login(request, student, backend="django.contrib.auth.backends.ModelBackend")
+    session_start(request)
+    return redirect("classrooms:my_games")
 
 
 @teacher_required

@@ -410,7 +410,7 @@ def test_issued_passwords_stay_only_while_the_cards_are_printed(client, school, 
     from classrooms import views
 
     client.force_login(school.teach_a)
-    client.post(reverse("classrooms:roster_add", args=[school.class_a.pk]), {"names": "Zed"})
+    client.post(reverse("classrooms:roster_add", args=[school.class_a.pk]), {"names": "Zed", "confirm": "1"})
     cards = client.get(reverse("classrooms:cards", args=[school.class_a.pk]))
     assert "no-store" in cards["Cache-Control"]
     assert cards.content.decode().count('class="card-password"') == 1

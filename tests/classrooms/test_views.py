@@ -32,11 +32,14 @@ def test_teacher_signup_then_class_roster_and_printable_cards(client):
     class_url = response.url
     class_id = int(class_url.rstrip("/").split("/")[-1])
     response = client.post(reverse("classrooms:roster_add", args=[class_id]),
-                           {"names": "Élodie Martin\nJean-Luc, Picard"})
-    assert response.url == reverse("classrooms:cards", args=[class_id])
+                           {"names": "Élodie Martin\nPicard, Jean-Luc"})
+    assert response.status_code == 200 and "Create these 2 accounts" in response.content.decode()
+    response = client.post(reverse("classrooms:roster_add", args=[class_id]),
+                           {"names": "Élodie Martin\nPicard, Jean-Luc", "confirm": "1"})
+    assert response.url == reverse("classrooms:cards", args=[class_id]) + "?show=new"
     page = client.get(response.url).content.decode()
     assert page.count('class="login-card"') == 2
-    assert "Élodie Martin" in page and "Jean-Luc, Picard" in page
+    assert "Élodie Martin" in page and "Jean-Luc Picard" in page
     assert page.count('class="card-password"') == 2
     # a fresh session (another browser) sees no passwords; "new passwords" issues them
     client2 = type(client)()
