@@ -41,6 +41,9 @@ this, and nothing else of a game's own keys::
         # with ``rng``.  Bots search from these; they never get the real state.
     rules.map_check(data) -> [str]            # what is wrong with map data, in words a
                                               #   teacher understands ([]: playable)
+    rules.progress(state) -> float | None     # optional: how far the game has come, 0 to 1
+                                              #   (a teacher's dashboard draws a bar); None
+                                              #   when the game cannot say (the default)
 
     # the lesson after the game (games/engine/lesson.py gives the shapes and the measures)
     rules.lesson(state) -> dict | None        # votes against seats, wasted votes, ...
@@ -197,6 +200,11 @@ class Rules:
 
     def map_check(self, data):
         return ["This game does not take maps."]
+
+    def progress(self, state):
+        """How far the game has come, from 0 (just set up) to 1 (over), or None when the game
+        cannot tell (optional; the dashboard then draws no bar)."""
+        return None
 
     # ------------------------------------------------------------------ the lesson after the game
     ensemble_maps = 0

@@ -987,6 +987,12 @@ class MapmakerRules(Rules):
 
 
     # ------------------------------------------------------------------ around the table
+    def progress(self, state):
+        """Counties districted, out of all counties (a lost solo game is over: 1)."""
+        if state.get("over"):
+            return 1.0
+        return state["districted"] / max(1, len(state["district_of"]))
+
     def summary(self, state, seat):
         party = state["party_of_seat"][seat]
         items = [{"key": "party", "label": "Party", "value": PARTY_NAMES[party]}]
