@@ -45,6 +45,26 @@ FLOOD_CLOSE_AFTER = 200  # frames dropped during one flood before the socket is 
 FLOOD_MEMORY_S = 10.0
 SOCKETS_PER_USER = 30
 SOCKET_SLOT_TTL_S = 6 * 3600  # a process that died without counting down is forgotten
+SEEN_EVERY_S = 15  # a socket notes its user's last activity at most this often
+
+
+def user_sockets_key(user_id):
+    """Cache key: how many sockets the user has open (all processes)."""
+    return f"sockets:user:{user_id}"
+
+
+def user_seen_key(user_id):
+    """Cache key: when (epoch seconds) the user last connected or sent a frame."""
+    return f"sockets:seen:{user_id}"
+
+
+def presence_of(user_ids):
+    """``{user id: (open sockets, last active epoch seconds or None)}`` from the cache."""
+    user_ids = list(user_ids)
+    keys = {user_sockets_key(i): i for i in user_ids} | {user_seen_key(i): i for i in user_ids}
+    found = cache.get_many(list(keys))
+    return {i: (max(0, int(found.get(user_sockets_key(i)) or 0)), found.get(user_seen_key(i)))
+            for i in user_ids}
 
 
 def user_sockets_group(user_id):
@@ -95,6 +115,7 @@ class AsyncSocketConsumer(AsyncWebsocketConsumer):
         self._dropped = 0
         self._last_drop = 0.0
         self._warned = 0.0
+        self._seen_at = -SEEN_EVERY_S
 
     async def websocket_receive(self, message):
         """Every frame from the browser passes the socket's rate limit first."""
@@ -113,7 +134,18 @@ class AsyncSocketConsumer(AsyncWebsocketConsumer):
                                        "message": "Slow down: too many messages at once."})
             return
         self._tokens -= 1
+        if self.slot_user is not None and now - self._seen_at >= SEEN_EVERY_S:
+            await self._seen(now)
         await super().websocket_receive(message)
+
+    async def _seen(self, now):
+        """Note that this socket's user is active (for a teacher's "online / idle")."""
+        self._seen_at = now
+        try:
+            await cache.aset(user_seen_key(self.slot_user), int(time.time()),
+                             timeout=SOCKET_SLOT_TTL_S)
+        except Exception:  # presence is a nicety: never break a socket for it
+            pass
 
     async def websocket_disconnect(self, message):
         # As Channels' own, minus its hop to tidy the thread-sensitive thread's database
@@ -123,13 +155,14 @@ class AsyncSocketConsumer(AsyncWebsocketConsumer):
 
     async def socket_slot_take(self, user):
         """Count this socket against ``user``'s limit; False when they hold too many."""
-        key = f"sockets:user:{user.pk}"
+        key = user_sockets_key(user.pk)
         await cache.aadd(key, 0, timeout=SOCKET_SLOT_TTL_S)
         held = await cache.aincr(key)
         if held > SOCKETS_PER_USER:
             await cache.adecr(key)
             return False
         self.slot_user = user.pk
+        await self._seen(time.monotonic())
         return True
 
     async def dispatch(self, message):
@@ -170,7 +203,7 @@ class AsyncSocketConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.slot_user is not None:
             try:
-                await cache.adecr(f"sockets:user:{self.slot_user}")
+                await cache.adecr(user_sockets_key(self.slot_user))
             except ValueError:  # expired meanwhile
                 pass
             self.slot_user = None
