@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from games import api, maps_api
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("maps/<id:map_id>/publish/", maps_api.MapPublishApi.as_view(), name="api-map-publish"),
     path("maps/<id:map_id>/unpublish/", maps_api.MapUnpublishApi.as_view(),
          name="api-map-unpublish"),
+    re_path(r"^maps/", maps_api.MapNotFoundApi.as_view()),  # anything else: a JSON 404
     # the OpenAPI schema and its docs page (staff)
     path("schema/", maps_api.SchemaApi.as_view(), name="api-schema"),
     path("docs/", maps_api.DocsPage.as_view(), name="api-docs"),

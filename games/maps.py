@@ -220,8 +220,8 @@ def map_options(*, kind, options, map_id):
 
 # ---------------------------------------------------------------------------- built-in maps
 
-def builtin_files():
-    return sorted(MAP_DATA_DIR.glob("*.json"))
+def builtin_files(directory=None):
+    return sorted(Path(directory or MAP_DATA_DIR).glob("*.json"))
 
 
 def builtin_read(path):
@@ -229,14 +229,14 @@ def builtin_read(path):
     return {k: entry[k] for k in ("kind", "slug", "name", "description", "data")}
 
 
-def builtin_maps_load(model=None, *, using="default"):
+def builtin_maps_load(model=None, *, using="default", directory=None):
     """Make every file in ``games/map_data/`` a published built-in map: new ones are created,
     changed ones get the new data and a new version.  Staff's name, description and
     publishing choices are kept.  Returns (created, updated).  ``model``: the GameMap model
-    to use (a migration's historical model)."""
+    to use (a migration's historical model); ``directory``: another folder of such files."""
     model = model or GameMap
     created = updated = 0
-    for path in builtin_files():
+    for path in builtin_files(directory):
         entry = builtin_read(path)
         if entry["kind"] not in map_kinds():
             continue

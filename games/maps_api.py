@@ -9,7 +9,7 @@ from the engine's ``map_check`` for map data.
 """
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import MultiPartParser
@@ -200,6 +200,26 @@ class DraftSerializer(serializers.Serializer):
                                           "highlighted, dropped islands dashed.")
 
 
+# --------------------------------------------------------------------------- examples
+
+EXAMPLE_CAKE = {"cells": [[x, y] for y in range(2) for x in range(4)],
+                "tiles": {"random": 2, "berries": [[2, 1, 0, 0], [2, 1, 0, 0]]},
+                "mystery": [[1, 0, 0, 0], [1, 0, 0, 0]]}
+EXAMPLE_OUTLINE = {"type": "Polygon", "coordinates": [[
+    [-109.05, 41.0], [-102.05, 41.0], [-102.05, 37.0], [-109.05, 37.0], [-109.05, 41.0]]]}
+CREATE_EXAMPLE = OpenApiExample(
+    "A Berrymandering cake of 8 cells", request_only=True, media_type="application/json",
+    value={"kind": "berrymandering", "name": "Two by four", "data": EXAMPLE_CAKE})
+CHECK_EXAMPLE = OpenApiExample(
+    "Check a cake", request_only=True, media_type="application/json",
+    value={"kind": "berrymandering", "data": EXAMPLE_CAKE})
+OUTLINE_EXAMPLE = OpenApiExample(
+    "Colorado as a Berrymandering cake of about 40 cells", request_only=True,
+    media_type="application/json",
+    value={"kind": "berrymandering", "target": 40, "name": "Colorado",
+           "outline": EXAMPLE_OUTLINE})
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -347,6 +367,7 @@ class MapListApi(_MapsView):
         request={"application/json": MapCreateSerializer,
                  "multipart/form-data": MapCreateUploadSerializer},
         responses={201: MapSerializer, **_errors(400, 403, 413, 415, 429)},
+        examples=[CREATE_EXAMPLE],
     )
     @_guard
     def post(self, request):
@@ -418,6 +439,7 @@ class MapCheckApi(_MapsView):
         request={"application/json": MapCheckSerializer,
                  "multipart/form-data": MapCheckUploadSerializer},
         responses={200: MapCheckResultSerializer, **_errors(400, 403, 413, 415, 429)},
+        examples=[CHECK_EXAMPLE],
     )
     @_guard
     def post(self, request):
@@ -444,6 +466,7 @@ class MapOutlineApi(_MapsView):
         request={"application/json": OutlineSerializer,
                  "multipart/form-data": OutlineUploadSerializer},
         responses={200: DraftSerializer, **_errors(400, 403, 413, 415, 429)},
+        examples=[OUTLINE_EXAMPLE],
     )
     @_guard
     def post(self, request):
@@ -467,6 +490,17 @@ def outline_response(outline, *, kind, target, name):
         "fit": draft["fit"], "summary": map_summary(kind, draft["data"]),
         "svg": draft_svg(draft),
     }
+
+
+@extend_schema(exclude=True)
+class MapNotFoundApi(_MapsView):
+    """Any other path under /api/maps/ (e.g. an id that is not a number): the API's own 404,
+    in JSON like every other answer, not the site's HTML page."""
+
+    def _missing(self, request, *args, **kwargs):
+        raise exceptions.NotFound("There is no such map.")
+
+    get = post = put = patch = delete = _missing
 
 
 # --------------------------------------------------------------------------- schema, docs

@@ -516,8 +516,9 @@ OFFSETS = ((0.0, 0.0), (0.5, 0.5), (0.25, 0.75), (0.75, 0.25))
 
 def outline_draft(geom, *, kind, target, name="Map"):
     """A draft map from a lon/lat outline: ``{"kind", "name", "data", "changes" (words),
-    "cells", "target", "fit" (0..1: how well the cells cover the outline), "outline" (the
-    projected outline in the board's coordinates, for the preview)}``.  OutlineError when no
+    "cells", "target", "fit" (0..1: how well the cells cover the outline), "inside" (per cell
+    of the data, the share of it inside the outline), "outline" (the projected outline in the
+    board's coordinates, for the preview), "added" and "dropped" (cells)}``.  OutlineError when no
     board can be made."""
     check_target(kind, target)
     proj = Projection(geom)
@@ -554,9 +555,13 @@ def outline_draft(geom, *, kind, target, name="Map"):
     problems = get_rules(kind).map_check(data)
     if problems:  # pragma: no cover - the repairs above guarantee a playable map
         raise AssertionError(f"draft failed map_check: {problems}")
+    rows = data["cells"] if kind == BERRY else data["counties"]
     return {
         "kind": kind, "name": data["name"], "data": data, "changes": words,
         "cells": len(cells), "target": target, "fit": round(fit, 3),
+        # how much of each cell (in the data's order) lies inside the outline, 0 to 1
+        "inside": [round(grid.frac.get((row[0] + offset[0], row[1] + offset[1]), 0.0), 4)
+                   for row in rows],
         "outline": _outline_in_cells(flat, grid, offset),
         "added": [list(_shift(c, offset, grid)) for ch in changes if ch[0] == "added"
                   for c in ch[2]],

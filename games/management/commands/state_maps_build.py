@@ -139,8 +139,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{state:<16}{kind:<16}{cells:>6}{target:>8}{fit:>7.3f}"
                               f"{changes:>9}{took:>9.2f}")
         loaded = ""
-        if not opts["no_load"] and out.resolve() == MAP_DATA_DIR.resolve():
-            created, updated = builtin_maps_load()
+        if not opts["no_load"]:
+            created, updated = builtin_maps_load(directory=out)
             loaded = f"; loaded: {created} new, {updated} updated"
         self.stdout.write(f"{len(entries)} maps written to {out} in "
                           f"{time.perf_counter() - started:.1f} s{loaded}")
