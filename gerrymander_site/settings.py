@@ -189,6 +189,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Run exactly one beat process (or one worker with --beat): it re-schedules lost bot turns.
 CELERY_BEAT_SCHEDULE = {
     "bots-resume-stalled": {"task": "games.tasks.bots_resume_stalled", "schedule": 30.0},
+    # assignments whose teacher chose "close the games at the due time"
+    "assignments-close-due": {"task": "classrooms.tasks.assignments_close_due",
+                              "schedule": 30.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
