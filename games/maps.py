@@ -14,6 +14,7 @@ one to hide it).
 
 import json
 import logging
+import re
 from pathlib import Path
 
 from django.db import transaction
@@ -71,6 +72,14 @@ def data_from_text(text, *, field="file"):
         return jsonsafe.loads(text)
     except ValueError as exc:
         raise MapError({field: [f"The file is not valid JSON: {exc}"]}) from None
+
+
+def compact_json(obj):
+    """JSON for people (files, the page's edit box): indented, but each cell, county or mix
+    ([x, y], [q, r, m], [a, b, c, d]) on one line."""
+    text = json.dumps(obj, indent=1, ensure_ascii=False)
+    return re.sub(r"\[\s+(-?\d+(?:,\s+-?\d+){1,3})\s+\]",
+                  lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
 
 
 def map_problems(kind, data):

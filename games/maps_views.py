@@ -4,8 +4,6 @@ outline or a data file into a map (preview, fix, save, publish).  Parse, call a 
 render: every write goes through ``games.maps``; the outline draft is the API's
 (``games.maps_api.outline_response``), so page and API answer alike."""
 
-import json
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -138,7 +136,7 @@ def _staff_or_403(request):
 
 
 def _pretty(data):
-    return json.dumps(data, indent=1)
+    return maps.compact_json(data)
 
 
 @login_required

@@ -11,7 +11,6 @@ output is the same for the same inputs, and loading only updates maps whose data
 """
 
 import json
-import re
 import time
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from django.utils.text import slugify
 
 from games.engine import get_rules
 from games.engine.fptp_data import DEFAULT_MAP as FPTP_DEFAULT_MAP
-from games.maps import MAP_DATA_DIR, builtin_maps_load
+from games.maps import MAP_DATA_DIR, builtin_maps_load, compact_json
 from games.maps_raster import MAPMAKER_TARGETS, outline_draft
 
 # The Berrymandering rulebook's "Play a State Variant" list.
@@ -53,13 +52,8 @@ def census_states():
 
 
 def dump(entry):
-    """Stable, diff-friendly JSON: one cell / county / hex per line."""
-    text = json.dumps(entry, indent=1, ensure_ascii=False, sort_keys=False)
-    text = re.sub(r"\[\s+(-?\d+),\s+(-?\d+)(?:,\s+(-?\d+))?\s+\]",
-                  lambda m: "[" + ", ".join(g for g in m.groups() if g is not None) + "]", text)
-    text = re.sub(r"\[\s+(\d+),\s+(\d+),\s+(\d+),\s+(\d+)\s+\]",
-                  lambda m: "[" + ", ".join(m.groups()) + "]", text)
-    return text + "\n"
+    """Stable, diff-friendly JSON: one cell / county / tile count per line."""
+    return compact_json(entry) + "\n"
 
 
 def state_entries(geoms, states, *, berry_cells, mapmaker_counties, out=None):
