@@ -205,6 +205,8 @@ def detail(request, map_id):
                 _errors_into(form, exc, {"data": "data_text", "non_field_errors": None})
     elif request.method == "POST":
         raise PermissionDenied("Only staff can change maps.")
+    if form is not None and game_map.builtin:  # its data comes from the shipped files
+        form.fields["data_text"].widget.attrs["readonly"] = True
     return render(request, "maps/detail.html", {
         "game_map": game_map, "title": get_rules(game_map.kind).title,
         "summary": map_summary(game_map.kind, game_map.data), "form": form,
