@@ -116,9 +116,15 @@ class AssignmentForm(GameChoiceForm):
         required=False, initial="easy", label="Fill empty seats with bots",
     )
     due_at = forms.DateTimeField(required=False, label="Due (optional)",
-                                 widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+                                 widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                 help_text="Students see it on My games and on the game page.")
+    close_at_due = forms.BooleanField(
+        required=False, label="Close the games at the due time",
+        help_text="At the due time, games still going stop (paused, with \"Time is up\" on "
+                  "every board) and the results say \"not finished\". Unticked, the due time "
+                  "is only shown. You can open a closed assignment again from its dashboard.")
 
-    field_order = ["title", "table_size", "grouping", "bot_level", "due_at"]
+    field_order = ["title", "table_size", "grouping", "bot_level", "due_at", "close_at_due"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -126,8 +132,11 @@ class AssignmentForm(GameChoiceForm):
                           f"{get_rules(k).players_max} players" for k in kinds())
         self.fields["table_size"].help_text = (
             "Each table plays one game, and a game seats as many players as its mode says "
-            f"({seats}; solo games seat one). The students of a table take seats at random; "
-            "seats left over go to bots, or stay open if you choose no bots."
+            f"({seats}; solo games seat one). Students per table is how many of those seats "
+            "go to students: at most the game's players (e.g. 2 students at a 4-player game "
+            "leaves 2 seats). The students of a table take seats at random; seats left over "
+            "go to bots, or stay open if you choose no bots. A class that does not divide "
+            "evenly gets tables that differ by one student."
         )
 
     def clean(self):
@@ -136,4 +145,6 @@ class AssignmentForm(GameChoiceForm):
             return cleaned
         if cleaned["solo"]:
             cleaned["table_size"] = 1
+        if cleaned.get("close_at_due") and not cleaned.get("due_at"):
+            self.add_error("due_at", "Choose the due time the games close at.")
         return cleaned

@@ -244,6 +244,9 @@ def my_game_row(*, game, user, seats=None, table=None):
         text, state = ("waiting for " + " and ".join(names)) if names else "in play", "waiting"
     if table is None:  # unknown; False means "known: not an assignment game"
         table = AssignmentGame.objects.filter(game=game).select_related("assignment").first()
+    closed = bool(table and table.assignment.closed_at and game.status == Game.Status.PAUSED)
+    if closed:
+        text, state = "closed at the due time", "closed"
     title = f"{table.assignment.title} - table {table.table}" if table else str(game)
     return {
         "game_id": game.pk,
@@ -256,6 +259,9 @@ def my_game_row(*, game, user, seats=None, table=None):
         "version": game.version,
         "created_at": game.created_at.isoformat(),
         "due_at": table.assignment.due_at.isoformat() if table and table.assignment.due_at else None,
+        # the teacher chose to close the games at the due time (and whether that happened)
+        "closes_at_due": bool(table and table.assignment.close_at_due),
+        "closed": closed,
     }
 
 
@@ -310,6 +316,9 @@ def dashboard_row(*, table, seats=None):
             "benched_user_id": benched.get(seat.index) if seat.is_bot else None,
         })
     winners = (game.result or {}).get("winners") or []
+    finished = game.status == Game.Status.FINISHED
+    progress = 1.0 if finished else rules.progress(game.state)
+    since = game.last_move_at or game.created_at
     return {
         "table_id": table.pk,
         "table": table.table,
@@ -317,13 +326,143 @@ def dashboard_row(*, table, seats=None):
         "url": reverse("games:detail", args=[game.pk]),
         "status": game.status,
         "status_label": game.get_status_display(),
-        "finished": game.status == Game.Status.FINISHED,
+        "finished": finished,
         "players": players,
         "to_move": [p["name"] for p in players if p["to_move"]],
         "last_move_at": game.last_move_at.isoformat() if game.last_move_at else None,
+        # stalled: in play, and nobody has moved since this long (the page counts on)
+        "since_at": since.isoformat() if since else None,
+        "stalled": _stalled(game),
+        "stall_after_s": STALL_AFTER_S,
+        "progress": None if progress is None else round(min(1.0, max(0.0, progress)), 3),
         "winners": [p["name"] for p in players if p["index"] in winners],
         "decided_by": decided_by_label(game),
         "version": game.version,
+    }
+
+
+# A table is stalled when nobody has moved for this long; a student is idle when their
+# sockets have been quiet for this long.
+STALL_AFTER_S = 180
+IDLE_AFTER_S = 120
+
+
+def _stalled(game, now=None):
+    from django.utils import timezone
+
+    if game.status != Game.Status.ACTIVE:
+        return False
+    since = game.last_move_at or game.created_at
+    return since is not None and ((now or timezone.now()) - since).total_seconds() > STALL_AFTER_S
+
+
+def presence(user_ids, now=None):
+    """``{user id: {"state": "online" | "idle" | "offline", "last_active": iso or None}}``
+    from the sockets' marks (gerrymander_site.sockets): online = a page open and active in
+    the last IDLE_AFTER_S; idle = a page open but quiet; offline = no page open."""
+    import time
+    from datetime import UTC, datetime
+
+    from gerrymander_site.sockets import presence_of
+
+    now = time.time() if now is None else now
+    out = {}
+    for user_id, (sockets, seen) in presence_of(user_ids).items():
+        if not sockets:
+            state = "offline"
+        elif seen is not None and now - seen <= IDLE_AFTER_S:
+            state = "online"
+        else:
+            state = "idle"
+        out[user_id] = {"state": state, "last_active": datetime.fromtimestamp(
+            seen, tz=UTC).isoformat() if seen else None}
+    return out
+
+
+# A student's standing in one assignment (results, CSV, the dashboard's room).
+NOT_SEATED, REPLACED, PLAYING, FINISHED, CLOSED = (
+    "not_seated", "replaced", "playing", "finished", "closed")
+STATUS_LABELS = {NOT_SEATED: "Not seated", REPLACED: "Replaced by a bot", PLAYING: "Playing",
+                 FINISHED: "Finished", CLOSED: "Not finished (closed)"}
+
+
+def student_standings(*, assignment, tables):
+    """``{student id: {"status", "table" (AssignmentGame or None), "seat" (index or None)}}``
+    for every student holding or having held a seat in ``tables`` (the assignment's, seats
+    prefetched).  A seat at an unfinished table wins over a finished one, and both over a
+    seat given to a bot."""
+    rank = {PLAYING: 0, CLOSED: 0, FINISHED: 1, REPLACED: 2}
+    out = {}
+
+    def offer(user_id, status, table, seat):
+        if user_id is None:
+            return
+        old = out.get(user_id)
+        if old is None or rank[status] < rank[old["status"]]:
+            out[user_id] = {"status": status, "table": table, "seat": seat}
+
+    for table in tables:
+        game = table.game
+        seats = list(game.seats.all())
+        if game.status == Game.Status.FINISHED:
+            status = FINISHED
+        else:
+            status = CLOSED if assignment.closed_at else PLAYING
+        for seat in seats:
+            offer(seat.user_id, status, table, seat.index)
+        held = {seat.index: seat for seat in seats}
+        for index, user_id in (table.benched or {}).items():
+            seat = held.get(int(index))
+            if seat is not None and seat.user_id != user_id:
+                offer(user_id, REPLACED, table, int(index))
+    return out
+
+
+def _tables(assignment):
+    return list(assignment.tables.select_related("game").prefetch_related("game__seats__user"))
+
+
+def dashboard_room(*, assignment, tables=None):
+    """Who is where and who is here, for the dashboard (sent again every few seconds):
+    ``{"students": [{"id", "name", "label", "status", "table", "table_id", "presence",
+    "last_active"}], "summary": {"tables", "finished", "stalled", "not_seated", "online",
+    "idle", "offline"}, "stalled": [table ids], "closed_at", "due_at"}``.  The page words
+    it ("3 of 8 tables finished, 2 stalled, 1 student not seated")."""
+    from django.utils import timezone
+
+    tables = _tables(assignment) if tables is None else tables
+    names = class_student_names(classroom=assignment.classroom)
+    standings = student_standings(assignment=assignment, tables=tables)
+    here = presence(names)
+    students = []
+    for student_id, name in sorted(names.items(), key=lambda kv: kv[1]["label"].casefold()):
+        standing = standings.get(student_id, {"status": NOT_SEATED, "table": None})
+        table = standing["table"]
+        students.append({
+            "id": student_id, "name": name["display"], "label": name["label"],
+            "status": standing["status"],
+            "table": table.table if table else None, "table_id": table.pk if table else None,
+            "presence": here[student_id]["state"],
+            "last_active": here[student_id]["last_active"],
+        })
+    now = timezone.now()
+    stalled = [t.pk for t in tables if _stalled(t.game, now)]
+    counts = {state: sum(s["presence"] == state for s in students)
+              for state in ("online", "idle", "offline")}
+    return {
+        "students": students,
+        "stalled": stalled,
+        "summary": {
+            "tables": len(tables),
+            "finished": sum(t.game.status == Game.Status.FINISHED for t in tables),
+            "stalled": len(stalled),
+            "not_seated": sum(s["status"] == NOT_SEATED for s in students),
+            "replaced": sum(s["status"] == REPLACED for s in students),
+            **counts,
+        },
+        "closed_at": assignment.closed_at.isoformat() if assignment.closed_at else None,
+        "due_at": assignment.due_at.isoformat() if assignment.due_at else None,
+        "close_at_due": assignment.close_at_due,
     }
 
 
@@ -332,11 +471,24 @@ def dashboard_rows(*, assignment):
     return [dashboard_row(table=t, seats=list(t.game.seats.all())) for t in tables]
 
 
-def result_rows(*, assignment):
-    """One row per seat of every table: for the results page and the CSV.  ``summary`` is
-    the game's own per-seat figures (``rules.summary``): its labels are the extra columns."""
+def _when(moment):
+    from django.utils import timezone
+
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
+def result_rows(*, assignment, names=None):
+    """Every seat of every table, then every student of the class without a seat (not seated,
+    or replaced by a bot): for the results page and the CSV, so nobody vanishes.
+
+    ``summary`` is the game's own per-seat figures (``rules.summary``): its labels are the
+    extra columns.  ``status`` is the player's standing in words (``STATUS_LABELS``; a bot's
+    is its game's), ``won`` is True/False once the game is over and None before, ``date`` the
+    game's end (or last move, or start)."""
+    names = class_student_names(classroom=assignment.classroom) if names is None else names
+    tables = _tables(assignment)
+    standings = student_standings(assignment=assignment, tables=tables)
     rows = []
-    tables = assignment.tables.select_related("game").prefetch_related("game__seats__user")
     for table in tables:
         game = table.game
         entries = {e.get("seat"): e for e in result_entries(game)}
@@ -344,27 +496,60 @@ def result_rows(*, assignment):
         winners = result.get("winners") or []
         seats = list(game.seats.all())
         summaries = game_summaries(game, seats)
-        winner_names = [s.display_name for s in seats if s.index in winners]
         finished = game.status == Game.Status.FINISHED
+        state = FINISHED if finished else (CLOSED if assignment.closed_at else PLAYING)
+        winner_names = [_seat_label(s, names) for s in seats if s.index in winners]
+        benched = {int(k): v for k, v in (table.benched or {}).items()}
+        date = _when(game.finished_at or game.last_move_at or game.created_at)
         for seat in seats:
             entry = entries.get(seat.index, {})
+            stood_in = benched.get(seat.index) if seat.is_bot else None
             rows.append({
-                "table": table.table,
-                "game_id": game.pk,
-                "status": game.get_status_display(),
-                "finished": finished,
-                "seat": seat.index,
-                "player": seat.display_name,
+                "table": table.table, "game_id": game.pk, "status_code": state,
+                "status": STATUS_LABELS[state], "finished": finished, "seat": seat.index,
+                "player": _seat_label(seat, names),
                 "username": seat.user.username if seat.user_id else "",
-                "user_id": seat.user_id,
-                "is_bot": seat.is_bot,
+                "user_id": seat.user_id, "is_bot": seat.is_bot,
+                "bot_for": names[stood_in]["label"] if stood_in in names else "",
                 "summary": summaries[seat.index],
-                "place": entry.get("place", ""),
-                "won": finished and seat.index in winners,
+                "place": entry.get("place", "") if finished else "",
+                "won": (seat.index in winners) if finished else None,
                 "winners": ", ".join(winner_names),
-                "decided_by": decided_by_label(game),
+                "decided_by": decided_by_label(game), "date": date,
             })
+    for student_id, name in sorted(names.items(), key=lambda kv: kv[1]["label"].casefold()):
+        standing = standings.get(student_id)
+        if standing is not None and standing["status"] != REPLACED:
+            continue  # at a table: listed above
+        table = standing["table"] if standing else None
+        status = standing["status"] if standing else NOT_SEATED
+        rows.append({
+            "table": table.table if table else "", "game_id": table.game_id if table else None,
+            "status_code": status, "status": STATUS_LABELS[status], "finished": False,
+            "seat": None, "player": name["label"], "username": name["username"],
+            "user_id": student_id, "is_bot": False, "bot_for": "", "summary": [], "place": "",
+            "won": None, "winners": "", "decided_by": "", "date": "",
+        })
     return rows
+
+
+def _seat_label(seat, names):
+    """A seat's player as the teacher's lists name them (full name, told apart)."""
+    if seat.user_id in names and not seat.is_bot:
+        return names[seat.user_id]["label"]
+    return seat.display_name
+
+
+def won_text(row):
+    """"yes" / "no" once the game is over; "in play" (or "not finished") before; "" for a
+    student without a game."""
+    if row["won"] is not None:
+        return "yes" if row["won"] else "no"
+    if row["status_code"] == PLAYING:
+        return "in play"
+    if row["status_code"] == CLOSED:
+        return "not finished"
+    return ""
 
 
 def summary_labels(rows):
@@ -384,51 +569,60 @@ def summary_cells(row, labels):
 
 
 def result_tables(*, assignment):
-    """Results grouped per table for the page: [{table, game_id, rows, winners, decided_by}]."""
+    """Results grouped per table for the page: ``{"labels", "tables": [{table, game_id,
+    status, rows, winners, decided_by}], "unseated": [rows of students without a seat]}``."""
     tables = {}
     rows = result_rows(assignment=assignment)
     labels = summary_labels(rows)
+    unseated = []
     for row in rows:
+        row = {**row, "cells": summary_cells(row, labels), "won_text": won_text(row)}
+        if row["seat"] is None:
+            unseated.append(row)
+            continue
         t = tables.setdefault(row["table"], {"table": row["table"], "game_id": row["game_id"],
                                              "status": row["status"], "winners": row["winners"],
-                                             "decided_by": row["decided_by"], "rows": []})
-        t["rows"].append({**row, "cells": summary_cells(row, labels)})
-    return {"labels": labels, "tables": list(tables.values())}
+                                             "decided_by": row["decided_by"],
+                                             "date": row["date"], "rows": []})
+        t["rows"].append(row)
+    return {"labels": labels, "tables": list(tables.values()), "unseated": unseated}
 
 
 def student_result_rows(*, classroom, student=None):
-    """Per student across the class's assignments: one row per (student, assignment)."""
-    memberships = class_students(classroom=classroom)
+    """Every student of the class in every started assignment: their seat(s) there with the
+    game's figures, or one row saying why they have none (not seated, replaced by a bot)."""
+    names = class_student_names(classroom=classroom)
     if student is not None:
-        memberships = memberships.filter(student=student)
-    students = {m.student_id: m.student for m in memberships}
+        names = {k: v for k, v in names.items() if k == student.pk}
     rows = []
-    assignments = classroom.assignments.filter(status=Assignment.Status.STARTED).order_by("created_at")
+    assignments = classroom.assignments.filter(status=Assignment.Status.STARTED) \
+        .order_by("created_at")
     for assignment in assignments:
-        for row in result_rows(assignment=assignment):
-            if row["is_bot"] or not row["username"]:
+        for row in result_rows(assignment=assignment, names=names):
+            if row["is_bot"] or row["user_id"] not in names:
                 continue
-            user = students.get(row["user_id"])
-            if user is None:
-                continue
+            name = names[row["user_id"]]
             rows.append({**row, "assignment": assignment.title, "assignment_id": assignment.pk,
-                         "game_label": assignment.game_label,
-                         "student": user.first_name or user.username, "student_id": user.pk,
-                         "summary_text": summary_text(row["summary"])})
-    rows.sort(key=lambda r: (r["student"].lower(), r["assignment_id"]))
+                         "game_label": assignment.game_label, "student": name["label"],
+                         "student_id": row["user_id"], "username": name["username"],
+                         "summary_text": summary_text(row["summary"]),
+                         "won_text": won_text(row)})
+    rows.sort(key=lambda r: (r["student"].casefold(), r["assignment_id"]))
     return rows
 
 
 def student_totals(rows):
     totals = {}
     for row in rows:
-        t = totals.setdefault(row["student_id"], {"student": row["student"], "username": row["username"],
+        t = totals.setdefault(row["student_id"], {"student": row["student"],
+                                                  "username": row["username"],
                                                   "games": 0, "finished": 0, "wins": 0})
-        t["games"] += 1
+        if row["seat"] is not None:
+            t["games"] += 1
         if row["finished"]:
             t["finished"] += 1
-            t["wins"] += int(row["won"])
-    return sorted(totals.values(), key=lambda t: t["student"].lower())
+            t["wins"] += int(bool(row["won"]))
+    return sorted(totals.values(), key=lambda t: t["student"].casefold())
 
 
 def role_of(user):

@@ -615,7 +615,7 @@ def empty_seats_check(*, bot_level, table_sizes, seats):
 
 @transaction.atomic
 def assignment_create(*, classroom, title, kind, mode, options=None, table_size=None,
-                      grouping="random", bot_level="", due_at=None):
+                      grouping="random", bot_level="", due_at=None, close_at_due=False):
     """Create an assignment of game ``kind`` in ``mode`` with the chosen ``options``; random
     grouping starts it at once (one game per table)."""
     if kind not in kinds():
@@ -627,8 +627,12 @@ def assignment_create(*, classroom, title, kind, mode, options=None, table_size=
         raise ClassroomError("Unknown game mode.", code="mode") from None
     if bot_level not in ("", *Seat.BotLevel.values):
         raise ClassroomError("Unknown bot level.", code="bot_level")
+    if close_at_due and due_at is None:
+        raise ClassroomError("Choose a due time to close the games at, or untick \"Close the "
+                             "games at the due time\".", code="due_at")
     assignment = Assignment(classroom=classroom, kind=kind, mode=mode, options=dict(options or {}),
-                            grouping=grouping, bot_level=bot_level, due_at=due_at)
+                            grouping=grouping, bot_level=bot_level, due_at=due_at,
+                            close_at_due=bool(close_at_due))
     try:
         seats = rules.seat_count(_game_options(assignment))
     except IllegalMove as exc:
@@ -795,12 +799,158 @@ def student_move(*, assignment, student_id, table_id):
 @transaction.atomic
 def assignment_set_paused(*, assignment, paused, message=""):
     """"Eyes on me": pause (or resume) every game of the assignment; the students' boards show
-    the teacher's ``message``."""
+    the teacher's ``message``.  Resuming an assignment closed at its due time opens it again
+    (and it no longer closes by itself)."""
     for game_id in assignment.tables.values_list("game_id", flat=True):
         game_services.game_set_paused(game_id=game_id, paused=paused, message=message)
     assignment.paused = bool(paused)
-    assignment.save(update_fields=["paused"])
+    fields = ["paused"]
+    if not paused and assignment.closed_at is not None:
+        assignment.closed_at, assignment.close_at_due = None, False
+        fields += ["closed_at", "close_at_due"]
+    assignment.save(update_fields=fields)
     from classrooms.live import assignment_paused_broadcast
 
     transaction.on_commit(lambda: assignment_paused_broadcast(assignment.pk, paused))
     return assignment
+
+
+# --- late joiners, new tables ---------------------------------------------------------------
+
+def _table_new(assignment, users):
+    """A new table (game) for a started assignment: ``users`` and bots in the other seats
+    (the assignment's level, or DEFAULT_BENCH_BOT when it has none: a late joiner must be
+    able to play).  The caller holds the assignment's row lock (table numbers)."""
+    from django.db.models import Max
+
+    seats = assignment.seat_count()
+    bot = assignment.bot_level or DEFAULT_BENCH_BOT
+    specs = [game_services.SeatSpec(user=u) for u in users]
+    specs += [game_services.SeatSpec(bot_level=bot)] * (seats - len(users))
+    random.shuffle(specs)
+    try:
+        game = game_services.game_create(kind=assignment.kind, options=_game_options(assignment),
+                                          created_by=assignment.classroom.teacher, seats=specs)
+    except game_services.GameError as exc:
+        raise ClassroomError(exc.message, code=exc.code) from exc
+    number = (assignment.tables.aggregate(n=Max("table"))["n"] or 0) + 1
+    table = AssignmentGame.objects.create(assignment=assignment, game=game, table=number)
+    if assignment.paused:
+        game_services.game_set_paused(game_id=game.pk, paused=True)
+    return table
+
+
+@transaction.atomic
+def student_seat(*, assignment, student_id):
+    """One click for a student without a seat (a late joiner, or one replaced by a bot):
+    their own seat back if a bot still holds it, else a free seat at an unfinished table,
+    else a bot's seat (the student takes over mid-game; a seat kept for a replaced student
+    is left alone), else a new table with bots in the other seats.  Solo games always get a
+    new table.  Returns the ``AssignmentGame``.
+
+    A student already at an unfinished table, or finished there, is not seated again: one
+    student never holds two seats of one assignment this way (the dashboard's "give seat"
+    moves them instead, see ``seat_to_student``)."""
+    from classrooms import selectors
+
+    assignment = Assignment.objects.select_for_update().select_related("classroom") \
+        .get(pk=assignment.pk)
+    if assignment.status != Assignment.Status.STARTED:
+        raise ClassroomError("The tables are still being arranged: start the games first.",
+                             code="not_started")
+    if assignment.closed_at is not None:
+        raise ClassroomError("This assignment closed at its due time: open it again first.",
+                             code="closed")
+    student = _membership(assignment.classroom, student_id).student
+    name = student.first_name or student.username
+    tables = list(assignment.tables.select_related("game").prefetch_related("game__seats"))
+    standing = selectors.student_standings(assignment=assignment, tables=tables).get(student.pk)
+    status = standing["status"] if standing else selectors.NOT_SEATED
+    if status in (selectors.PLAYING, selectors.CLOSED):
+        raise ClassroomError(f"{name} already has a seat at table {standing['table'].table}.",
+                             code="already_seated")
+    if status == selectors.FINISHED:
+        raise ClassroomError(f"{name} has finished their game at table "
+                             f"{standing['table'].table}.", code="finished")
+    open_tables = [t for t in tables if t.game.status != Game.Status.FINISHED]
+    if status == selectors.REPLACED:
+        table = standing["table"]
+        seat = next((x for x in table.game.seats.all() if x.index == standing["seat"]), None)
+        if table.game.status != Game.Status.FINISHED and seat is not None and seat.is_bot:
+            return seat_to_student(assignment=assignment, table_id=table.pk, index=seat.index,
+                                   student_id=student.pk)
+    if not assignment.is_solo:
+        def students_at(table):
+            return sum(1 for x in table.game.seats.all() if x.user_id)
+
+        free = [(students_at(t), t.table, x.index, t) for t in open_tables
+                for x in t.game.seats.all() if x.is_empty]
+        if not free:
+            free = [(students_at(t), t.table, x.index, t) for t in open_tables
+                    for x in t.game.seats.all()
+                    if x.is_bot and str(x.index) not in (t.benched or {})]
+        if free:
+            _, _, index, table = min(free, key=lambda f: f[:3])
+            return seat_to_student(assignment=assignment, table_id=table.pk, index=index,
+                                   student_id=student.pk)
+    return _table_new(assignment, [student])
+
+
+def students_seat_all(*, assignment):
+    """``student_seat`` for every student of the class who is not seated; returns
+    ``[(student id, table or ClassroomError)]``."""
+    from classrooms import selectors
+
+    room = selectors.dashboard_room(assignment=assignment)
+    done = []
+    for student in room["students"]:
+        if student["status"] != selectors.NOT_SEATED:
+            continue
+        try:
+            done.append((student["id"], student_seat(assignment=assignment,
+                                                     student_id=student["id"])))
+        except ClassroomError as exc:
+            done.append((student["id"], exc))
+    return done
+
+
+# --- the due time ---------------------------------------------------------------------------
+
+CLOSED_MESSAGE = "Time is up: this assignment closed at its due time."
+
+
+@transaction.atomic
+def assignment_close(*, assignment, message=CLOSED_MESSAGE):
+    """Close an assignment: its unfinished games are paused with ``message`` (finished games
+    keep their results; nothing is decided for the others: results say "not finished").
+    The teacher can open it again with "Resume all games"."""
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    if assignment.closed_at is not None:
+        return assignment
+    for game_id in assignment.tables.exclude(game__status=Game.Status.FINISHED) \
+            .values_list("game_id", flat=True):
+        game_services.game_set_paused(game_id=game_id, paused=True, message=message)
+    assignment.closed_at = timezone.now()
+    assignment.paused = True
+    assignment.save(update_fields=["closed_at", "paused"])
+    from classrooms.live import assignment_paused_broadcast
+
+    transaction.on_commit(lambda: assignment_paused_broadcast(assignment.pk, True))
+    return assignment
+
+
+def assignments_close_due(*, now=None):
+    """Close every started assignment whose teacher chose "close at the due time" and whose
+    due time has passed; returns their ids.  Cheap when there is nothing to do (one query):
+    run by Celery beat, and whenever a dashboard or "my games" asks."""
+    now = now or timezone.now()
+    due = list(Assignment.objects.filter(
+        close_at_due=True, closed_at__isnull=True, due_at__lte=now,
+        status=Assignment.Status.STARTED).values_list("pk", flat=True))
+    closed = []
+    for pk in due:
+        assignment = Assignment.objects.filter(pk=pk).first()
+        if assignment is not None:
+            assignment_close(assignment=assignment)
+            closed.append(pk)
+    return closed

@@ -40,6 +40,8 @@ classroom_patterns = [
     path("assignments/<id:assignment_id>/pause/", views.assignment_pause, name="assignment_pause"),
     path("assignments/<id:assignment_id>/seat/", views.assignment_seat, name="assignment_seat"),
     path("assignments/<id:assignment_id>/move/", views.assignment_move, name="assignment_move"),
+    path("assignments/<id:assignment_id>/seat-student/", views.assignment_seat_student,
+         name="assignment_seat_student"),
     path("assignments/<id:assignment_id>/results/", views.assignment_results,
          name="assignment_results"),
     path("assignments/<id:assignment_id>/results.csv", views.assignment_results_csv,

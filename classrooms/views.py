@@ -213,6 +213,7 @@ def _join(request):
 
 @login_required
 def my_games(request):
+    services.assignments_close_due()
     return render(request, "classrooms/my_games.html", {
         "rows": selectors.my_game_rows(user=request.user),
         "classes": selectors.classes_of_student(user=request.user),
@@ -537,12 +538,12 @@ def _safe_cell(value):
 def class_results_csv(request, classroom):
     rows = selectors.student_result_rows(classroom=classroom)
     labels = selectors.summary_labels(rows)
-    header = ["Student", "Username", "Assignment", "Game", "Table", "Place", *labels, "Won",
-              "Winners", "Decided by", "Status"]
+    header = ["Student", "Username", "Assignment", "Game", "Table", "Status", "Date", "Place",
+              *labels, "Won", "Winners", "Decided by"]
     data = [[_safe_cell(r["student"]), r["username"], _safe_cell(r["assignment"]),
-             r["game_label"], r["table"], r["place"],
+             r["game_label"], r["table"], r["status"], r["date"], r["place"],
              *map(_safe_cell, selectors.summary_cells(r, labels)),
-             "yes" if r["won"] else "no", _safe_cell(r["winners"]), r["decided_by"], r["status"]]
+             selectors.won_text(r), _safe_cell(r["winners"]), r["decided_by"]]
             for r in rows]
     return _csv_response(f"class-{classroom.pk}-results.csv", header, data)
 
@@ -559,7 +560,7 @@ def assignment_create(request, classroom):
                 classroom=classroom, title=data["title"], kind=data["kind"], mode=data["mode"],
                 options=data["options"], table_size=data["table_size"],
                 grouping=data["grouping"], bot_level=data.get("bot_level") or "",
-                due_at=data.get("due_at"),
+                due_at=data.get("due_at"), close_at_due=data.get("close_at_due") or False,
             )
         except ClassroomError as exc:
             form.add_error(None, exc.message)
@@ -599,9 +600,12 @@ def assignment_arrange(request, assignment):
 
 @teacher_required
 def assignment_dashboard(request, assignment):
+    if services.assignments_close_due():
+        assignment.refresh_from_db()
     return render(request, "classrooms/dashboard.html", {
         "assignment": assignment, "classroom": assignment.classroom,
         "rows": selectors.dashboard_rows(assignment=assignment),
+        "room": selectors.dashboard_room(assignment=assignment),
         "students": [{"id": m.student_id, "name": m.student.first_name or m.student.username}
                      for m in selectors.class_students(classroom=assignment.classroom)],
         "ws_path": f"/ws/assignments/{assignment.pk}/",
@@ -660,6 +664,31 @@ def assignment_seat(request, assignment):
 
 @teacher_required
 @require_POST
+def assignment_seat_student(request, assignment):
+    """One click for a student without a seat (``student_id``), or for every one (``all=1``):
+    a free seat, else a bot's seat, else a new table (``services.student_seat``)."""
+    names = selectors.class_student_names(classroom=assignment.classroom)
+    if request.POST.get("all") == "1":
+        done = services.students_seat_all(assignment=assignment)
+        seated = [f"{names[i]['display']} at table {t.table}" for i, t in done
+                  if not isinstance(t, ClassroomError) and i in names]
+        refused = [t.message for _, t in done if isinstance(t, ClassroomError)]
+        if not done:
+            return _done(request, assignment, "Every student is seated.")
+        message = f"Seated {', '.join(seated) or 'nobody'}."
+        return _done(request, assignment, message if not refused else None,
+                     error=f"{message} {' '.join(refused)}" if refused else None)
+    try:
+        student_id = _int(request.POST.get("student_id"))
+        table = services.student_seat(assignment=assignment, student_id=student_id)
+    except ClassroomError as exc:
+        return _done(request, assignment, error=exc.message)
+    name = names.get(student_id, {}).get("display", "The student")
+    return _done(request, assignment, f"{name} is seated at table {table.table}.")
+
+
+@teacher_required
+@require_POST
 def assignment_move(request, assignment):
     try:
         services.student_move(assignment=assignment,
@@ -691,11 +720,12 @@ def assignment_debrief(request, assignment):
 def assignment_results_csv(request, assignment):
     rows = selectors.result_rows(assignment=assignment)
     labels = selectors.summary_labels(rows)
-    header = ["Assignment", "Table", "Game", "Status", "Player", "Username", "Bot", *labels,
-              "Place", "Won", "Winners", "Decided by"]
-    data = [[_safe_cell(assignment.title), r["table"], r["game_id"], r["status"],
-             _safe_cell(r["player"]), r["username"], "yes" if r["is_bot"] else "no",
+    header = ["Assignment", "Table", "Game", "Status", "Date", "Player", "Username", "Bot",
+              *labels, "Place", "Won", "Winners", "Decided by"]
+    data = [[_safe_cell(assignment.title), r["table"], r["game_id"] or "", r["status"],
+             r["date"], _safe_cell(r["player"]), r["username"],
+             (f"yes (in for {r['bot_for']})" if r["bot_for"] else "yes") if r["is_bot"] else "no",
              *map(_safe_cell, selectors.summary_cells(r, labels)), r["place"],
-             "yes" if r["won"] else "no", _safe_cell(r["winners"]), r["decided_by"]]
+             selectors.won_text(r), _safe_cell(r["winners"]), r["decided_by"]]
             for r in rows]
     return _csv_response(f"assignment-{assignment.pk}-results.csv", header, data)

@@ -131,6 +131,9 @@ EXPECTED = {
     "classrooms:assignment_move": ("post", lambda s: {"student_id": s.ana.pk,
                                                       "table_id": s.table.pk},
                                    teacher_page(Redirect(_dashboard, "success"))),
+    # every student of class A is seated already: nothing to do, said as a success
+    "classrooms:assignment_seat_student": ("post", lambda s: {"all": "1"},
+                                           teacher_page(Redirect(_dashboard, "success"))),
     "classrooms:assignment_results": ("get", None, teacher_page(200)),
     "classrooms:assignment_results_csv": ("get", None, teacher_page(200)),
     "classrooms:assignment_debrief": ("get", None, teacher_page(200)),

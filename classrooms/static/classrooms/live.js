@@ -6,10 +6,12 @@ import { h } from "../games/js/ui.js";
 
 export function liveSocket(path, onMessage, onStatus = () => {}) {
   let attempt = 0;
+  let current = null;
   const url = socketUrl(path);
   function connect() {
     onStatus("connecting");
     const ws = new WebSocket(url);
+    current = ws;
     ws.onopen = () => onStatus("open");
     ws.onmessage = (e) => {
       attempt = 0; // reset on a frame, not on open: a server that accepts then drops backs off
@@ -25,6 +27,9 @@ export function liveSocket(path, onMessage, onStatus = () => {}) {
     };
   }
   connect();
+  // send(frame): a JSON frame on the socket now open (dropped while reconnecting: the full
+  // list comes again on every connect)
+  return { send(frame) { if (current && current.readyState === WebSocket.OPEN) current.send(JSON.stringify(frame)); } };
 }
 
 export const el = h;

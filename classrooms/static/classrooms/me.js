@@ -5,12 +5,22 @@ const list = document.getElementById("my-games");
 const empty = document.getElementById("my-games-empty");
 const status = document.getElementById("me-status");
 
+// Test hooks (stable): li[data-game-id][data-state] (state: your_turn | waiting | paused |
+// finished | closed), [data-role=text], [data-role=due] (with data-due-at, the ISO due time).
+function dueText(row) {
+  if (!row.due_at || row.state === "finished") return "";
+  const when = new Date(row.due_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  if (row.closed) return `closed at ${when}`;
+  return `due ${when}${row.closes_at_due ? " (the game stops then)" : ""}`;
+}
+
 function rowNode(row) {
+  const due = dueText(row);
   return el("li", { dataset: { gameId: row.game_id, state: row.state } },
     el("a", { href: row.url }, row.title), " ",
     el("span", { class: `status-pill ${row.state}`, "data-role": "text" }, row.text), " ",
-    el("span", { class: "meta" }, (row.players || []).join(", "),
-      row.due_at && row.state !== "finished" ? ` · due ${new Date(row.due_at).toLocaleString()}` : ""));
+    el("span", { class: "meta" }, (row.players || []).join(", ")),
+    due ? el("span", { class: "meta due", "data-role": "due", "data-due-at": row.due_at }, ` · ${due}`) : null);
 }
 
 // Your turn stands out: the row is marked, and the tab says how many games wait for you.
