@@ -80,7 +80,7 @@ def split_name(text):
         if before and after and after.lower() not in _SUFFIXES:
             return after, before, True
     words = text.split(" ")
-    return words[0], " ".join(words[1:]), False
+    return words[0].rstrip(",") or words[0], " ".join(words[1:]), False
 
 
 def roster_read(text):

@@ -69,7 +69,9 @@ def test_whole_lesson(browser, live_server_url):
         join_code = teacher_page.inner_text("#join-code").strip()
         teacher_page.fill("#id_names", "Ana María López")
         teacher_page.click("#roster-submit")
-        teacher_page.wait_for_url("**/cards/")
+        teacher_page.wait_for_selector("#roster-preview")  # checked before it is made
+        teacher_page.click("#roster-confirm")
+        teacher_page.wait_for_url("**/cards/**")
         card = teacher_page.locator(".login-card").first
         assert "Ana María López" in card.inner_text()
         username = card.locator(".card-username").inner_text().strip()

@@ -35,8 +35,8 @@ def test_spreadsheet_columns_with_and_without_a_header_row():
 
 
 def test_last_comma_first_lines_and_suffixes():
-    assert _read("Picard, Jean-Luc\nZoë O'Brien, Jr.\nБорис") == [
-        ("Jean-Luc", "Picard"), ("Zoë", "O'Brien, Jr."), ("Борис", "")]
+    assert _read("Picard, Jean-Luc\nZoë O'Brien, Jr.\nБорис\nBen, Jr.") == [
+        ("Jean-Luc", "Picard"), ("Zoë", "O'Brien, Jr."), ("Борис", ""), ("Ben", "Jr.")]
 
 
 def test_display_names_tell_namesakes_apart_and_never_repeat():
