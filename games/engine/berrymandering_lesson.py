@@ -36,7 +36,7 @@ from games.engine.lesson import ensemble_rng, lesson_from_districts, summarise_e
 UNIT = ("group", "groups")
 PARTY_NAMES = ["Strawberries", "Blueberries"]
 # The board's team colours, so the lesson's charts match the cake.
-COLORS = {0: "#d6336c", 1: "#3b5bdb"}
+COLORS = {0: "#e03131", 1: "#3b5bdb"}
 
 
 def parties_of(state):

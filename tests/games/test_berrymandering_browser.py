@@ -1,0 +1,258 @@
+"""Berrymandering in a real browser (Debian Chromium via Playwright) against a live daphne
+server: whole games played on the cake by dragging and tapping groups and by choosing, and
+the cutter told at once why a group is refused."""
+
+import random
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import services
+from games.engine import get_rules
+from games.engine.tetromino import Region
+from games.models import Game, Move
+from games.replay import game_replay
+
+from ..conftest import wait_until
+from .helpers import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
+
+RULES = get_rules("berrymandering")
+
+
+def berry_game(*users, options, seed, bots=()):
+    seats = [services.SeatSpec(user=u) for u in users]
+    seats += [services.SeatSpec(bot_level=level) for level in bots]
+    return services.game_create(kind="berrymandering", options=options, seats=seats, seed=seed,
+                                created_by=users[0])
+
+
+def open_page(browser, live_server_url, user, game):
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    # tall enough that the whole cake is on screen (the pointer works in the viewport)
+    context = browser.new_context(base_url=live_server_url,
+                                  viewport={"width": 1280, "height": 1000})
+    context.add_cookies([{"name": "sessionid", "value": session.session_key,
+                          "url": live_server_url}])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.on("console", lambda msg: "Content Security Policy" in msg.text
+            and page.errors.append(msg.text))
+    page.goto(f"/games/{game.pk}/")
+    page.wait_for_selector("#board svg.bm-board [data-cell]", state="attached")
+    page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    return page
+
+
+def version(page):
+    return int(page.locator("body").get_attribute("data-version"))
+
+
+def wait_version_above(page, v):
+    wait_until(page, f"Number(document.body.dataset.version) > {v}")
+
+
+def my_turn(page):
+    return page.locator("body[data-my-turn='true'][data-busy='false']").count() > 0
+
+
+def phase(page):
+    return page.locator("svg.bm-board").get_attribute("data-phase")
+
+
+def uneaten(page):
+    return [tuple(int(n) for n in key.split(",")) for key in page.eval_on_selector_all(
+        "[data-cell][data-eaten='false']", "nodes => nodes.map(n => n.dataset.cell)")]
+
+
+def centres(page):
+    return page.evaluate("""Object.fromEntries([...document.querySelectorAll('[data-cell]')]
+        .map(n => { const r = n.getBoundingClientRect();
+                    return [n.dataset.cell, [r.x + r.width / 2, r.y + r.height / 2]]; }))""")
+
+
+def key(cell):
+    return f"{cell[0]},{cell[1]}"
+
+
+def random_cut(cells, rng):
+    region = Region(cells)
+    return [region.cells_of(p) for p in region.random_tiling(rng)]
+
+
+def walk(group):
+    """A path over the 4 cells of a tetromino, each step to a side neighbour (revisiting the
+    middle of a T): what a finger drags along."""
+    cells = set(group)
+
+    def nbrs(c):
+        return [n for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))
+                if n in cells]
+
+    start = min(cells, key=lambda c: (len(nbrs(c)), c[1], c[0]))
+    path, seen = [start], {start}
+
+    def visit(c):
+        for n in nbrs(c):
+            if n not in seen:
+                seen.add(n)
+                path.append(n)
+                visit(n)
+                if len(seen) < 4:
+                    path.append(c)
+
+    visit(start)
+    return path
+
+
+def drag_group(page, group):
+    page.evaluate("window.scrollTo(0, 0)")  # a click in the panel may have scrolled the page
+    at = centres(page)
+    path = walk(group)
+    page.mouse.move(*at[key(path[0])])
+    page.mouse.down()
+    for cell in path[1:]:
+        page.mouse.move(*at[key(cell)], steps=3)
+    page.mouse.up()
+
+
+def tap_group(page, group):
+    for cell in group:
+        page.locator(f"[data-cell='{key(cell)}']").click()
+
+
+def cut_by_hand(page, rng, tap=False):
+    """Cut all the cake left, one group at a time, and send the cut."""
+    groups = random_cut(uneaten(page), rng)
+    for i, group in enumerate(groups):
+        (tap_group if tap else drag_group)(page, group)
+        wait_until(page, f"document.querySelectorAll('[data-group-label]').length === {i + 1}")
+    assert page.locator("#cut-message").get_attribute("data-code") == "complete"
+    before = version(page)
+    page.locator("#cut-submit").click()
+    wait_version_above(page, before)
+    return groups
+
+
+def test_two_players_play_a_whole_game_by_dragging_groups_and_choosing(browser,
+                                                                      live_server_url):
+    ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
+    game = berry_game(ana, ben, seed="bm-browser-2p",
+                      options={"players": 2, "team_chooser": 0, "team": 0, "first_cutter": 0})
+    pages = [open_page(browser, live_server_url, user, game) for user in (ana, ben)]
+    rng = random.Random(4)
+    # every seat sees the round, the candles and who does what
+    for page in pages:
+        assert page.locator("#bm-round").inner_text().startswith("Round 1 of 9")
+        assert page.locator("#bm-roles [data-role='cutter']").inner_text().endswith("Ana")
+        assert page.locator("#bm-roles [data-role='chooser']").inner_text().endswith("Ben")
+        assert page.locator("#mystery-left").inner_text().startswith("6 Mystery tiles")
+    moves = 0
+    choices_by_board = 0
+    while not all(page.locator("body[data-over='true']").count() for page in pages):
+        acted = False
+        for seat, page in enumerate(pages):
+            if not my_turn(page):
+                continue
+            acted = True
+            if phase(page) == "cut":
+                cut_by_hand(page, rng)
+            else:
+                game.refresh_from_db()
+                view = RULES.view(game.state, seat)
+                buttons = page.locator("[data-choose]")
+                assert buttons.count() == len(view["cut"])
+                # the chooser sees each group's berries per team before choosing
+                for i, berries in enumerate(view["cut_berries"]):
+                    text = buttons.nth(i).inner_text()
+                    assert f"{berries['strawberries']}" in text and f"{berries['blueberries']}" \
+                        in text
+                assert page.locator("[data-group-badge]").count() == len(view["cut"])
+                i = rng.randrange(len(view["cut"]))
+                before = version(page)
+                if moves % 4 == 1:  # on the cake: the first tap picks, the second eats
+                    cell = key(sorted(view["cut"][i], key=lambda c: (c[1], c[0]))[-1])
+                    page.locator(f"[data-cell='{cell}']").click()
+                    assert page.locator(f"[data-group-badge='{i}'].selected").count() == 1
+                    assert version(page) == before
+                    page.locator(f"[data-cell='{cell}']").click()
+                    choices_by_board += 1
+                else:
+                    buttons.nth(i).click()
+                wait_version_above(page, before)
+                game.refresh_from_db()
+                for other in pages:
+                    wait_until(other, f"Number(document.body.dataset.version) === {game.version}")
+                    for team in (0, 1):
+                        shown = other.locator(f"#bm-candles [data-team='{team}']")
+                        assert shown.get_attribute("data-candles") == str(
+                            game.state["candles"][team])
+                # a Random tile's Mystery tile is shown to both players at once
+                revealed = len(game.state["revealed"])
+                for other in pages:
+                    assert other.locator("#mystery-revealed li").count() == revealed
+            moves += 1
+        if not acted:
+            pages[0].wait_for_timeout(50)
+        assert moves <= 18, "9 rounds of a cut and a choice"
+    assert choices_by_board >= 2
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and moves == 18
+    assert Move.objects.filter(game=game).count() == game.version == 18
+    assert game_replay(game=game).matches
+    winners = ",".join(str(s) for s in game.result["winners"])
+    for page in pages:
+        page.wait_for_selector("#result")
+        summary = page.locator("#result-summary")
+        assert summary.get_attribute("data-winners") == winners
+        assert summary.get_attribute("data-decided-by") == game.result["decided_by"]
+        for team in (0, 1):
+            assert page.locator(f"#final-candles [data-team='{team}']").get_attribute(
+                "data-candles") == str(game.state["candles"][team])
+        # every eaten group is marked with its candle (or none) on the cake
+        assert page.locator("[data-eaten-group]").count() == 9
+        assert page.locator("[data-cell][data-eaten='false']").count() == 0
+        assert page.errors == []
+
+
+def test_a_solo_game_tapping_groups_then_choosing_three_a_round(browser, live_server_url):
+    ana = make_user("ana", first_name="Ana")
+    game = berry_game(ana, seed="bm-browser-solo", options={"mode": "solo", "team": 1})
+    page = open_page(browser, live_server_url, ana, game)
+    rng = random.Random(8)
+    for round_ in (1, 2, 3):
+        assert page.locator("#bm-round").inner_text().startswith(f"Round {round_} of 3")
+        cut_by_hand(page, rng, tap=round_ == 2)
+        for left in (3, 2, 1):
+            assert phase(page) == "choose" and f"{left} group" in page.locator(
+                "#bm-round").inner_text()
+            game.refresh_from_db()
+            view = RULES.view(game.state, 0)
+            scores = [b["blueberries"] - b["strawberries"] for b in view["cut_berries"]]
+            best = scores.index(max(scores))
+            before = version(page)
+            if left == 2:  # by keyboard: focus a cell of the group, Enter picks, Enter eats
+                cell = page.locator(f"[data-cell='{key(view['cut'][best][0])}']")
+                cell.focus()
+                page.keyboard.press("Enter")
+                page.keyboard.press("Enter")
+            else:
+                page.locator(f"[data-choose='{best}']").click()
+            wait_version_above(page, before)
+    page.wait_for_selector("#result")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    result = game.result
+    rating = page.locator("#solo-rating")
+    assert rating.get_attribute("data-candles") == str(result["score"])
+    assert result["rating"] in rating.inner_text()
+    assert page.locator("#result-heading").inner_text() == ("You won!" if result["won"]
+                                                            else "Not this time")
+    assert game_replay(game=game).matches
+    assert page.errors == []

@@ -1,0 +1,197 @@
+"""Berrymandering over live sockets: the order of the face-down Mystery tiles never reaches
+anyone.
+
+Two games are played side by side with the same seed and the same moves, each watched by
+both players' sockets and a spectator's.  Before every move, the second game's face-down
+pile is put in another order, except for the tiles that very move turns over (so both games
+reveal the same tiles).  The games then differ only in the order of the tiles still face
+down; every frame every socket receives (states, log lines, the lesson at the end) must be
+the same in both, so none of them can say anything about that order.
+"""
+
+import json
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import services
+from games.engine import get_rules
+from games.models import Game
+from gerrymander_site.asgi import application
+
+from .helpers import make_user
+
+RULES = get_rules("berrymandering")
+pytestmark = [pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
+
+
+def _socket(game_id, user):
+    client = Client()
+    client.force_login(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/",
+                                 headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)])
+
+
+class Watcher:
+    """One socket and every frame it received."""
+
+    def __init__(self, comm, game_id):
+        self.comm = comm
+        self.game_id = game_id
+        self.frames = []
+
+    async def until(self, pred, timeout=5):
+        for frame in self.frames:
+            if pred(frame):
+                return frame
+        while True:
+            frame = json.loads(await self.comm.receive_from(timeout=timeout))
+            self.frames.append(frame)
+            if pred(frame):
+                return frame
+
+    async def drain(self, quiet=0.3):
+        # (a receive that times out would stop the socket's application: wait for quiet)
+        while not await self.comm.receive_nothing(quiet):
+            self.frames.append(json.loads(await self.comm.receive_from()))
+
+    def state_at(self, version):
+        return next(f for f in reversed(self.frames)
+                    if f["type"] == "state" and f["game"]["version"] == version)
+
+    def comparable(self):
+        """The frames as a game-independent list: acks left out, the game's id blanked, in
+        a fixed order (the order of frames from different sources, e.g. the lesson of the
+        finished game against a state frame asked for, may vary from run to run)."""
+        out = []
+        for frame in self.frames:
+            if frame["type"] == "ack":
+                continue
+            frame = json.loads(json.dumps(frame))
+            if frame["type"] == "state":
+                assert frame["game"]["id"] == self.game_id
+                frame["game"]["id"] = None
+            out.append(frame)
+        return sorted(out, key=lambda f: json.dumps(f, sort_keys=True))
+
+
+def revealed_by(state, move):
+    """How many face-down tiles ``move`` turns over (a chosen group's Random tiles)."""
+    if move.get("type") != "choose":
+        return 0
+    index = [tuple(c) for c in state["map"]["cells"]].index(tuple(move["cell"]))
+    group = next(g for g in state["cut"] if index in g)
+    return sum(1 for i in group if state["tiles"][i] is None and state["mystery_at"][i] is None)
+
+
+def contains_key(data, key):
+    if isinstance(data, dict):
+        return key in data or any(contains_key(v, key) for v in data.values())
+    if isinstance(data, list):
+        return any(contains_key(v, key) for v in data)
+    return False
+
+
+@pytest.mark.parametrize("options", [{"players": 2}, {"mode": "solo"}],
+                         ids=["two players", "solo"])
+async def test_no_frame_depends_on_the_order_of_the_face_down_mystery_tiles(inmemory_layer,
+                                                                           options):
+    solo = options.get("mode") == "solo"
+
+    def setup():
+        ana, ben = make_user("ana"), make_user("ben")
+        sam = make_user("sam", is_staff=True)  # staff may watch any game
+        players = [ana] if solo else [ana, ben]
+        games = [services.game_create(
+            kind="berrymandering", seed="hidden-pile", created_by=ana,
+            options={**options, "team_chooser": 0, "team": 0} if not solo else options,
+            seats=[services.SeatSpec(user=u) for u in players]) for _ in range(2)]
+        return players, sam, games
+
+    players, sam, games = await database_sync_to_async(setup)()
+    assert games[0].state == games[1].state
+    watchers = []  # per game: [seat 0, (seat 1,) spectator]
+    for game in games:
+        row = []
+        for user in [*players, sam]:
+            comm = await database_sync_to_async(_socket)(game.pk, user)
+            assert (await comm.connect())[0]
+            watcher = Watcher(comm, game.pk)
+            await watcher.until(lambda f: f["type"] == "log")
+            row.append(watcher)
+        watchers.append(row)
+    assert watchers[0][-1].state_at(0)["game"]["seat"] is None  # the spectator
+
+    rng = random.Random(12)
+    rigged = 0
+    version = 0
+    while True:
+        a = await database_sync_to_async(Game.objects.get)(pk=games[0].pk)
+        if a.status == Game.Status.FINISHED:
+            break
+        seat = RULES.to_move(a.state)[0]
+        # the move, as the player to move sees it on their own socket
+        view = watchers[0][seat].state_at(version)["game"]["view"]
+        moves = view["legal_moves"]
+        move = moves[0] if view["phase"] == "cut" else rng.choice(moves)
+        # the second game: the same tiles on top for this move, the rest in another order
+        k = revealed_by(a.state, move)
+        pile = [list(t) for t in a.state["pile"]]
+        rest = pile[k:]
+        shuffled = list(rest)
+        for _ in range(20):
+            rng.shuffle(shuffled)
+            if shuffled != rest:
+                rigged += 1
+                break
+
+        def rig(a=a, pile=pile, k=k, shuffled=shuffled):
+            b = Game.objects.get(pk=games[1].pk)
+            assert {**b.state, "pile": None} == {**a.state, "pile": None}
+            b.state = {**b.state, "pile": pile[:k] + shuffled}
+            b.save(update_fields=["state"])
+
+        await database_sync_to_async(rig)()
+        for row in watchers:
+            await row[seat].comm.send_to(text_data=json.dumps(
+                {"type": "move", "move": move, "version": version, "ref": f"m{version}"}))
+        version += 1
+        for row in watchers:
+            for watcher in row:
+                await watcher.until(lambda f, v=version: f["type"] == "state"
+                                    and f["game"]["version"] == v)
+                assert not [f for f in watcher.frames if f["type"] == "error"], watcher.frames
+        # the board a socket sees now is the one it gets when it asks again (answers awaited
+        # before the next move, so every socket gets its frames in the same order)
+        for row in watchers:
+            for watcher in row:
+                logs = sum(f["type"] == "log" for f in watcher.frames)
+                await watcher.comm.send_to(text_data=json.dumps({"type": "sync"}))
+                await watcher.comm.send_to(text_data=json.dumps({"type": "log"}))
+                await watcher.until(lambda f, w=watcher, n=logs: sum(
+                    x["type"] == "log" for x in w.frames) > n)
+    for row in watchers:
+        for watcher in row:
+            await watcher.drain()
+            await watcher.comm.disconnect()
+
+    assert rigged >= 3, "the face-down order really differed between the games"
+    assert version == (12 if solo else 18)
+    for first, second in zip(watchers[0], watchers[1], strict=True):
+        frames = first.comparable()
+        assert frames == second.comparable()
+        kinds = {f["type"] for f in frames}
+        assert {"state", "log", "lesson"} <= kinds
+        assert sum(f["type"] == "state" for f in frames) > version
+        assert not any(contains_key(f, "pile") for f in frames)
+        for f in frames:
+            if f["type"] == "state":
+                # of the face-down tiles, a socket learns only how many are left
+                assert isinstance(f["game"]["view"]["mystery_face_down"], int)
+    # the games did go differently underneath: the same reveals, another order left
+    a, b = [await database_sync_to_async(Game.objects.get)(pk=g.pk) for g in games]
+    assert a.state["revealed"] == b.state["revealed"] and a.state["history"] == b.state["history"]
