@@ -218,6 +218,16 @@ def test_two_players_play_a_whole_game_by_dragging_groups_and_choosing(browser,
         # every eaten group is marked with its candle (or none) on the cake
         assert page.locator("[data-eaten-group]").count() == 9
         assert page.locator("[data-cell][data-eaten='false']").count() == 0
+    # the lesson after the game: berries against candles, then 1,000 random cuts of the cake
+    page = pages[0]
+    page.wait_for_selector("#lesson #votes-seats")
+    assert "groups" in page.locator("#votes-seats").inner_text()
+    page.wait_for_selector("#ensemble figure[data-party='1'] figcaption", timeout=60_000)
+    assert page.locator("#ensemble figure[data-party]").count() == 2
+    assert page.locator("#ensemble [data-this-game='true']").count() == 2
+    packed = sum(1 for d in RULES.lesson(game.state)["districts"] if d["packed"] is not None)
+    assert page.locator(".bm-cell.lesson-packed").count() == 4 * packed
+    for page in pages:
         assert page.errors == []
 
 
@@ -256,3 +266,103 @@ def test_a_solo_game_tapping_groups_then_choosing_three_a_round(browser, live_se
                                                             else "Not this time")
     assert game_replay(game=game).matches
     assert page.errors == []
+
+
+def cut_message(page):
+    node = page.locator("#cut-message")
+    return node.get_attribute("data-code"), node.inner_text()
+
+
+def test_the_cutter_is_told_at_once_why_a_group_is_refused(browser, live_server_url):
+    """Round 2 (one group eaten): taps, keys and drags that make no group say why at once,
+    and nothing is sent until the whole cake is cut."""
+    ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
+    game = berry_game(ana, ben, seed="bm-browser-refused",
+                      options={"players": 2, "team_chooser": 1, "team": 0, "first_cutter": 0})
+    top_left = [[0, 0], [1, 0], [0, 1], [1, 1]]
+    rest = [c for c in RULES.setup({"players": 2}, 1)["map"]["cells"] if c not in top_left]
+    groups = [top_left] + [[list(c) for c in g] for g in random_cut(rest, random.Random(1))]
+    services.move_submit(game_id=game.pk, seat_index=0, user=ana, expected_version=0,
+                         move={"type": "cut", "groups": groups})
+    services.move_submit(game_id=game.pk, seat_index=1, user=ben, expected_version=1,
+                         move={"type": "choose", "cell": [0, 0]})
+    page = open_page(browser, live_server_url, ben, game)  # ben cuts round 2
+    assert page.locator("#cut-tools").is_visible()
+    assert page.locator("[data-cell='0,0']").get_attribute("data-eaten") == "true"
+
+    page.locator("[data-cell='0,0']").click()
+    assert cut_message(page) == ("eaten", "That piece (0,0) has been eaten.")
+    # four pieces that do not touch
+    tap_group(page, [(2, 0), (4, 0), (2, 2), (4, 2)])
+    code, text = cut_message(page)
+    assert code == "not_connected" and text.startswith("These 4 cells are not connected")
+    assert page.locator("[data-group-label]").count() == 0
+    assert page.locator("[data-forming]").count() == 0
+    # a tap on a piece of the group being made takes it out again
+    tap_group(page, [(2, 0), (3, 0)])
+    page.locator("[data-cell='3,0']").click()
+    assert page.locator("[data-forming]").count() == 1
+    page.locator("[data-cell='2,0']").click()
+    assert page.locator("[data-forming]").count() == 0
+    # by keyboard: focus a piece, arrows move, Enter adds
+    page.locator("[data-cell='2,0']").focus()
+    for step in ("Enter", "ArrowRight", "Enter", "ArrowRight", "Enter", "ArrowRight", "Enter"):
+        page.keyboard.press(step)
+    assert page.locator("[data-group-label]").count() == 1
+    assert [page.locator(f"[data-cell='{x},0']").get_attribute("data-group")
+            for x in range(2, 6)] == ["0", "0", "0", "0"]
+    page.keyboard.press("ArrowDown")  # to (5,1): Enter starts a group, Escape drops it
+    page.keyboard.press("Enter")
+    assert page.locator("[data-forming]").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator("[data-forming]").count() == 0
+    page.locator("[data-cell='3,0']").click()
+    assert cut_message(page)[0] == "in_group"
+    # cutting off the two pieces below the eaten corner: they are marked at once
+    drag_group(page, [(2, 1), (3, 1), (2, 2), (3, 2)])
+    drag_group(page, [(0, 3), (1, 3), (2, 3), (3, 3)])
+    code, text = cut_message(page)
+    assert code == "stuck" and "(0,2)" in text
+    stuck = page.eval_on_selector_all("[data-stuck='true']", "ns => ns.map(n => n.dataset.cell)")
+    assert sorted(stuck) == ["0,2", "1,2"]  # not the big island they leave short
+    assert page.locator("#cut-submit").is_disabled()
+    page.locator("#cut-undo").click()
+    assert page.locator("[data-stuck]").count() == 0
+    assert page.locator("[data-group-label]").count() == 2
+    # the groups made so far survive a reload
+    page.reload()
+    page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    wait_until(page, "document.querySelectorAll('[data-group-label]').length === 2")
+    page.locator("#cut-clear").click()
+    assert page.locator("[data-group-label]").count() == 0
+    assert cut_message(page)[0] == "cleared"
+    # nothing was sent
+    game.refresh_from_db()
+    assert game.version == 2
+    cut_by_hand(page, random.Random(3))
+    game.refresh_from_db()
+    assert game.version == 3 and game.state["phase"] == "choose"
+    assert page.errors == []
+
+
+def test_the_pages_tiling_check_agrees_with_the_engine(browser, live_server_url):
+    """The exact check the page runs on the pieces left (``tileable`` in the board module)
+    gives the engine's answer on random shapes, islands and the rulebook's comb."""
+    ana = make_user("ana")
+    game = berry_game(ana, seed="bm-js", options={"mode": "solo"})
+    page = open_page(browser, live_server_url, ana, game)
+    rng = random.Random(5)
+    shapes = [[(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 2), (1, 4)]]  # the comb
+    while len(shapes) < 150:
+        cells = [(x, y) for x in range(6) for y in range(6) if rng.random() < 0.75]
+        cells = cells[:len(cells) - len(cells) % 4]
+        if cells:
+            shapes.append(cells)
+    expected = [Region(cells).tileable() for cells in shapes]
+    assert True in expected and False in expected
+    keys = [[f"{x},{y}" for x, y in cells] for cells in shapes]
+    got = page.evaluate("""async (shapes) => {
+        const m = await import("/static/games/js/berrymandering-board.js");
+        return shapes.map((keys) => m.tileable(keys));
+    }""", keys)
+    assert got == expected

@@ -34,14 +34,17 @@
 //                              [data-candles], #bm-roles [data-role="cutter|chooser|keeper"],
 //                              #mystery-left, #mystery-revealed li, #mystery-news
 //   #final-candles, #solo-rating [data-rating]   on the end screen
-//   [data-eaten-group="k"]     the marker of the k-th group eaten (view.history[k])
+//   [data-eaten-group="k"]     the marker of the k-th group eaten (view.history[k]; it shows
+//                              k + 1, the group's number in the lesson after the game)
+//   .bm-cell.lesson-packed, .bm-cell.lesson-cracked   cells of groups the lesson marks
 
 import { SVG_NS, h, plural } from "./ui.js";
 
-// The stylesheet lives next to this module.  The production static storage rewrites
-// `import("...")` paths to hashed file names, even inside a string, which is how this
-// module learns the hashed name of its stylesheet (a cached old stylesheet never meets a
-// new board).  Without that storage the path stays as written.
+// The stylesheet lives next to this module.  The production static storage rewrites the
+// path of every dynamic import to its hashed file name, even inside a string: that is how
+// this module learns the hashed name of its stylesheet, so a new board never meets an old
+// cached stylesheet (tests/games/test_berrymandering_static.py).  Elsewhere the path stays
+// as written.  (Never write that import form anywhere else in this file, comments too.)
 const STYLE_REF = 'import("../css/berrymandering.css")';
 
 export const TEAMS = [
@@ -340,7 +343,9 @@ export function createBoard(container, page) {
     h("li", {}, icon("blueberry"), "Blueberry tile"),
     h("li", {}, icon("mystery"), "Random tile: a Mystery tile counts here when the group is eaten"),
     h("li", {}, h("span", { class: "legend-eaten", "aria-hidden": "true" }), "Eaten"),
-    h("li", {}, icon("candle"), "Candle: the team with more berries in an eaten group gets one"));
+    h("li", {}, icon("candle"), "Candle: the team with more berries in an eaten group gets one"),
+    h("li", { class: "legend-lesson", hidden: true }, h("span", { class: "legend-packed", "aria-hidden": "true" }), "Packed group (see the lesson below)"),
+    h("li", { class: "legend-lesson", hidden: true }, h("span", { class: "legend-cracked", "aria-hidden": "true" }), "Cracked: a team lost it narrowly"));
   const help = h("details", { class: "help", id: "how-to-play" },
     h("summary", {}, "How to play"),
     h("ul", {},
@@ -793,7 +798,12 @@ export function createBoard(container, page) {
       }
     };
     outline(geometry.keys, "cake-edge");
-    (v.history || []).forEach((entry) => outline(entry.cells.map(([x, y]) => cellKey(x, y)), "eaten-line"));
+    (v.history || []).forEach((entry, k) => {
+      const keys = entry.cells.map(([x, y]) => cellKey(x, y));
+      outline(keys, "eaten-line");
+      if (lessonMarks.packed.has(k)) outline(keys, "lesson-line lesson-packed-line");
+      if (lessonMarks.cracked.has(k)) outline(keys, "lesson-line lesson-cracked-line");
+    });
     groups.forEach((g) => outline(g, "group-line"));
     if (stuck.size) for (const s of stuckNow()) outline(s.cells, "stuck-line");
     if (pendingGroup.size) outline([...pendingGroup], "pending-line");
@@ -852,11 +862,14 @@ export function createBoard(container, page) {
       const won = entry.candle;
       const tie = entry.berries[0] === entry.berries[1];
       const m = el("g", { class: `eaten-mark${won === null || won === undefined ? " no-candle" : ` candle-${TEAMS[won].key}`}`, "data-eaten-group": k, role: "img" }, gMarks);
-      const words = `Eaten in round ${entry.round}: Strawberry ${entry.berries[0]}, Blueberry ${entry.berries[1]} - `
+      const words = `Group ${k + 1}, eaten in round ${entry.round}: Strawberry ${entry.berries[0]}, Blueberry ${entry.berries[1]} - `
         + (won === null || won === undefined ? (tie ? "a tie, no candle" : "no candle") : `a candle for ${TEAMS[won].name}`);
       m.setAttribute("aria-label", words);
       el("title", {}, m).textContent = words;
       el("circle", { class: "mark-bg", cx: r2(cx), cy: r2(cy), r: 15 }, m);
+      // the order it was eaten in: the lesson after the game calls it "group k + 1"
+      el("circle", { class: "mark-num-bg", cx: r2(cx - 13), cy: r2(cy - 12), r: 8 }, m);
+      el("text", { class: "mark-num", x: r2(cx - 13), y: r2(cy - 11.5), "text-anchor": "middle", "dominant-baseline": "central" }, m).textContent = String(k + 1);
       if (won === null || won === undefined) {
         el("text", { class: "mark-tie", x: r2(cx), y: r2(cy), "text-anchor": "middle", "dominant-baseline": "central" }, m).textContent = tie ? "=" : "-";
       } else {
@@ -1091,6 +1104,7 @@ export function createBoard(container, page) {
         if ((d.cracked || []).length) marks.cracked.add(d.index);
       }
       lessonMarks = marks;
+      legend.querySelectorAll(".legend-lesson").forEach((li) => { li.hidden = false; });
       page.render();
     },
 
