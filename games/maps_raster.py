@@ -43,7 +43,8 @@ MAPMAKER = "mapmaker"
 RASTER_KINDS = (BERRY, MAPMAKER)
 
 MAX_POINTS = 100_000  # outline vertices
-BERRY_TARGET_MIN, BERRY_TARGET_MAX = 12, MAX_CELLS
+# (below the minimum, the nearest multiple of 4 may miss the target by more than a tenth)
+BERRY_TARGET_MIN, BERRY_TARGET_MAX = 20, MAX_CELLS
 MAPMAKER_TARGETS = {37: "2 players", 55: "2 or 3 players", 73: "2 to 4 players"}
 MAPMAKER_TIERS = ((37, 1), (55, 3), (73, 4))  # (counties so far, min_players)
 

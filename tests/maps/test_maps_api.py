@@ -248,7 +248,7 @@ def test_an_outline_file_for_mapmaker(staff_client):
     ({"kind": "mapmaker", "target": 40, "outline": outline()}, "target",
      "A Mapmaker board has 37 counties (2 players), 55"),
     ({"kind": "berrymandering", "target": 4, "outline": outline()}, "target",
-     "A Berrymandering cake has 12 to 400 cells."),
+     "A Berrymandering cake has 20 to 400 cells."),
     ({"kind": "berrymandering", "target": 40, "outline": {"type": "Point",
                                                           "coordinates": [1, 2]}},
      "outline", "The outline is a Point; it must be a GeoJSON Polygon or MultiPolygon"),

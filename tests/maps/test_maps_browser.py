@@ -100,18 +100,18 @@ def test_staff_publish_a_state_outline_a_teacher_assigns_it_students_play_it(
     page.select_option("#id_o-kind", "berrymandering")
     assert page.locator("#id_o-counties").is_hidden()  # only the chosen game's size shows
     page.fill("#id_o-name", "Colorado")
-    page.fill("#id_o-cells", "16")
+    page.fill("#id_o-cells", "20")
     page.set_input_files("#id_o-outline_file", files=[{
         "name": "colorado.geojson", "mimeType": "application/geo+json",
         "buffer": json.dumps(COLORADO).encode()}])
     page.click("#make-draft")
     page.wait_for_selector("#draft-preview svg")
-    assert page.locator("#draft").get_attribute("data-cells") == "16"
-    assert page.locator("#draft-preview svg rect").count() == 16
+    assert page.locator("#draft").get_attribute("data-cells") == "20"
+    assert page.locator("#draft-preview svg rect").count() == 20
     page.click("#save-publish-map")
     page.wait_for_selector('#map-status[data-published="true"]')
     game_map = GameMap.objects.get(kind="berrymandering", slug="colorado")
-    assert game_map.published and len(game_map.data["cells"]) == 16
+    assert game_map.published and len(game_map.data["cells"]) == 20
     page.goto("/maps/")
     assert page.locator(f'[data-map-id="{game_map.pk}"] img.map-preview').is_visible()
 
@@ -138,7 +138,7 @@ def test_staff_publish_a_state_outline_a_teacher_assigns_it_students_play_it(
     teacher_page.wait_for_selector("#dashboard", state="attached")
     game = Game.objects.get(assignment_table__assignment__title="Cut Colorado")
     assert game.options["map_ref"]["name"] == "Colorado"
-    assert len(game.state["map"]["cells"]) == 16
+    assert len(game.state["map"]["cells"]) == 20
 
     # --- two students play it to the end ----------------------------------------------
     pages = []
@@ -147,7 +147,7 @@ def test_staff_publish_a_state_outline_a_teacher_assigns_it_students_play_it(
         p.goto("/me/")
         p.locator("a", has_text="Cut Colorado").first.click()
         p.wait_for_selector("svg.bm-board", state="attached")
-        assert p.locator("[data-cell]").count() == 16
+        assert p.locator("[data-cell]").count() == 20
         pages.append((p, student))
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -160,7 +160,7 @@ def test_staff_publish_a_state_outline_a_teacher_assigns_it_students_play_it(
         pytest.fail("the game did not finish in time")
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert sum(game.state["candles"]) <= 4  # 16 cells: 4 groups eaten, 4 rounds
+    assert sum(game.state["candles"]) <= 5  # 20 cells: 5 groups eaten, 5 rounds
     assert all(game.state["eaten"])
     for p, _ in pages:
         wait_until(p, "document.body.dataset.over === 'true'")

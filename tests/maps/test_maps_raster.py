@@ -64,7 +64,7 @@ def _check_cells_inside(draft):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(geom=outlines(), target=st.integers(16, 160))
+@given(geom=outlines(), target=st.integers(20, 160))
 def test_berrymandering_drafts_are_near_the_target_playable_and_inside(geom, target):
     draft = outline_draft(geom, kind="berrymandering", target=target, name="Somewhere")
     cells = draft["data"]["cells"]
