@@ -97,6 +97,7 @@ TWO, THREE, SOLO = "2", "3", "solo"
 STANDARD, STRATEGY = "standard", "strategy"
 KEEPER = 2  # the third player's seat
 KEEPER_NAME = "Mystery keeper"
+KEEPER_NO_CANDLES = "\u2014"  # an em dash in the keeper's candles column
 
 
 def _is_int(x):
@@ -884,8 +885,9 @@ class BerrymanderingRules(Rules):
         return [
             {"key": "team", "label": "Team",
              "value": KEEPER_NAME if team is None else TEAM_NAMES[team]},
+            # the keeper has no candles: a dash, so no page or CSV ever shows "None"
             {"key": "candles", "label": "Candles",
-             "value": None if team is None else state["candles"][team]},
+             "value": KEEPER_NO_CANDLES if team is None else state["candles"][team]},
             {"key": BERRY_WORDS[0], "label": "Strawberries eaten", "value": eaten[0]},
             {"key": BERRY_WORDS[1], "label": "Blueberries eaten", "value": eaten[1]},
         ]

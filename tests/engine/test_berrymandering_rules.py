@@ -420,7 +420,7 @@ def test_three_player_variant_the_keeper_wins_on_equal_candles():
         assert result["decided_by"] == "candles"
     assert RULES.summary(equal[0], 2)[:2] == [
         {"key": "team", "label": "Team", "value": "Mystery keeper"},
-        {"key": "candles", "label": "Candles", "value": None}]
+        {"key": "candles", "label": "Candles", "value": "\u2014"}]  # a dash, never "None"
 
 
 # ---------------------------------------------------------------- solo
