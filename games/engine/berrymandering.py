@@ -874,6 +874,13 @@ class BerrymanderingRules(Rules):
                 "outcome": outcome}
 
     # ------------------------------------------------------------------ around the table
+    def progress(self, state):
+        """Groups eaten, out of all the groups of the cake: the rounds played out of the
+        rounds with two or three players (solo: a third of a round for each choice)."""
+        if state["phase"] == "over":
+            return 1.0
+        return sum(1 for e in state["eaten"] if e) / max(1, len(state["eaten"]))
+
     def summary(self, state, seat):
         if not _is_int(seat) or not 0 <= seat < state["players"]:
             raise IllegalMove("bad_seat", "That seat is not part of this game.")

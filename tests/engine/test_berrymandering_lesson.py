@@ -325,3 +325,18 @@ def test_a_state_map_with_islands_has_an_ensemble():
         drawn = random_cut(state, ensemble_rng(0, i))
         assert len(drawn["groups"]) == 3
         assert sorted(c for g in drawn["groups"] for c in g["cells"]) == sorted(data["cells"])
+
+
+# ---------------------------------------------------------------------- progress
+
+def test_progress_is_the_share_of_the_cake_eaten():
+    state = small_game()
+    assert RULES.progress(state) == 0
+    state = play(state, [rows_cut([0, 1, 2])])
+    assert RULES.progress(state) == 0  # a cut eats nothing
+    state = play(state, [{"type": "choose", "cell": [0, 1]}])
+    assert RULES.progress(state) == pytest.approx(1 / 3)  # round 1 of 3 played
+    state = eat_rows(small_game(), [1, 2, 0])
+    assert RULES.progress(state) == 1.0
+    solo = play(small_game(players=1), [rows_cut([0, 1, 2]), {"type": "choose", "cell": [0, 0]}])
+    assert RULES.progress(solo) == pytest.approx(1 / 3)  # one choice of the solo round
