@@ -50,7 +50,7 @@ def option_value(option, raw):
 
 def game_label(kind, mode, options=None):
     """"Mapmaker: The Gerrymandering Game, 2 players" (plus any option chosen away from its
-    default, in the option's own words)."""
+    default, in the option's own words, and the state map's name: "..., on Texas")."""
     try:
         rules = get_rules(kind)
         label = rules.mode(mode).label
@@ -63,4 +63,9 @@ def game_label(kind, mode, options=None):
         value = (options or {}).get(option.key, option.default)
         if value != option.default:
             parts.extend(text for v, text in option.choices if v == value)
+    # a map chosen in a form keeps its name beside its id; a game's options carry map_ref
+    options = options or {}
+    map_name = options.get("map_name") or (options.get("map_ref") or {}).get("name")
+    if isinstance(map_name, str) and map_name:
+        parts.append(f"on {map_name}")
     return f"{rules.title}, {', '.join(parts)}"

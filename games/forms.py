@@ -98,6 +98,8 @@ class GameChoiceForm(forms.Form):
             return data
         if data.get(map_field_name(kind)):  # kept as the map's id (an assignment's options)
             options["map"] = int(data[map_field_name(kind)])
+            options["map_name"] = dict(self.fields[map_field_name(kind)].choices).get(
+                data[map_field_name(kind)], "")
             try:
                 rules.seat_count(self._engine_options(kind, mode, options))
             except (IllegalMove, MapUnavailable) as exc:

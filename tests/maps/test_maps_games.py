@@ -9,6 +9,7 @@ import pytest
 from games import maps
 from games import services as game_services
 from games.bots import get_bot
+from games.catalog import game_label
 from games.engine import get_rules
 from games.engine.mapmaker import map_players
 from games.forms import GameCreateForm, map_field_name
@@ -140,8 +141,11 @@ def test_the_lobby_offers_published_maps_and_copies_the_map_into_the_game():
     form = GameCreateForm(data={"game": "berrymandering:2", "bots": "random",
                                 map_field_name("berrymandering"): str(game_map.pk)})
     assert form.is_valid(), form.errors
+    assert form.cleaned_data["options"] == {"variant": "standard", "map": game_map.pk,
+                                            "map_name": "Tiny"}
     options = form.engine_options()
     assert options["map"]["cells"] == SMALL["cells"]
+    assert game_label("berrymandering", "2", options) == "Berrymandering, 2 players, on Tiny"
     assert options["map_ref"] == {"id": game_map.pk, "slug": "tiny", "name": "Tiny",
                                   "version": 1}
     state = get_rules("berrymandering").setup(options, "s")
@@ -186,7 +190,9 @@ def test_an_assignment_on_a_map_gives_every_table_the_map(settings):
                                              defaults={"created_by_class": classroom})
     assignment = class_services.assignment_create(
         classroom=classroom, title="States", kind="berrymandering", mode="2",
-        options={"map": game_map.pk}, table_size=2, grouping="random", bot_level="")
+        options={"map": game_map.pk, "map_name": "Tiny"}, table_size=2, grouping="random",
+        bot_level="")
+    assert assignment.game_label == "Berrymandering, 2 players, on Tiny"
     games = [t.game for t in assignment.tables.all()]
     assert len(games) == 2
     for game in games:
