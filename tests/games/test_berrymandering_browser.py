@@ -28,15 +28,16 @@ def berry_game(*users, options, seed, bots=()):
                                 created_by=users[0])
 
 
-def open_page(browser, live_server_url, user, game):
+def open_page(browser, live_server_url, user, game, **context_args):
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
     session["_auth_user_hash"] = user.get_session_auth_hash()
     session.create()
     # tall enough that the whole cake is on screen (the pointer works in the viewport)
-    context = browser.new_context(base_url=live_server_url,
-                                  viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(**{"base_url": live_server_url,
+                                     "viewport": {"width": 1280, "height": 1000},
+                                     **context_args})
     context.add_cookies([{"name": "sessionid", "value": session.session_key,
                           "url": live_server_url}])
     page = context.new_page()
@@ -366,3 +367,29 @@ def test_the_pages_tiling_check_agrees_with_the_engine(browser, live_server_url)
         return shapes.map((keys) => m.tileable(keys));
     }""", keys)
     assert got == expected
+
+
+def test_on_a_touch_screen_groups_are_tapped_and_a_group_is_eaten_with_two_taps(
+        browser, live_server_url):
+    ana = make_user("ana", first_name="Ana")
+    game = berry_game(ana, seed="bm-touch", options={"mode": "solo"})
+    page = open_page(browser, live_server_url, ana, game, has_touch=True, is_mobile=True,
+                     viewport={"width": 400, "height": 800})
+    groups = random_cut(uneaten(page), random.Random(6))
+    for i, group in enumerate(groups):
+        for cell in group:
+            page.locator(f"[data-cell='{key(cell)}']").tap()
+        assert page.locator("[data-group-label]").count() == i + 1
+    page.locator(f"[data-cell='{key(groups[0][0])}']").tap()
+    assert cut_message(page)[0] == "in_group"
+    before = version(page)
+    page.locator("#cut-submit").tap()
+    wait_version_above(page, before)
+    cell = page.locator(f"[data-cell='{key(groups[2][0])}']")
+    cell.tap()
+    assert version(page) == before + 1  # the first tap only picks the group
+    cell.tap()
+    wait_version_above(page, before + 1)
+    game.refresh_from_db()
+    assert game.state["history"][0]["cells"] == [list(c) for c in groups[2]]
+    assert page.errors == []

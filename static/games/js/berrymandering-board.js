@@ -494,7 +494,7 @@ export function createBoard(container, page) {
     const stuck = stuckNow();
     if (stuck.length) say(stuckWords(stuck[0]), "stuck");
     else if (!left) say(`${done} Every piece is in a group: press "Cut the cake".`, "complete");
-    else say(`${done} ${plural(left, "piece", "pieces")} still to group.`, "ok");
+    else say(done, "ok");
     redraw();
   }
 
