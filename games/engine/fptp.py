@@ -83,7 +83,7 @@ SYSTEM_NAMES = {"fptp": "First Past the Post", "av": "Alternative Vote"}
 _DEFAULT_MAP = normalise_map(DEFAULT_MAP)
 
 _LISTS = ("const_of", "gerrymandered", "stacks", "left", "budget_pile", "budget_discard",
-          "news_pile", "news_discard", "bids", "votes")
+          "news_pile", "news_discard", "bids", "votes", "old")
 
 
 def _is_int(x):
@@ -164,6 +164,13 @@ def sway_bonus(state, seat, i, board=None):
         if in_region(board, state["const_of"], i, eff["where"]):
             total += eff["sway"]
     return total
+
+
+def _played(state, seat, card):
+    """``seat`` showed ``card`` (a revealed bid, a payment): one fewer of its hidden cards
+    is older than the last reshuffle if the card was not in that pile."""
+    if state["pile_set"] is not None and card not in state["pile_set"]:
+        state["old"][seat] -= 1
 
 
 def _hex_words(board, const_of, i):
@@ -284,6 +291,8 @@ class FPTPRules(Rules):
             "final": None,
             "shuffle_key": key,
             "shuffles": 0,
+            "pile_set": None,
+            "old": [0] * players,
             "events": [],
         }
         self._start_turn(state, first)
@@ -297,6 +306,10 @@ class FPTPRules(Rules):
                 return None
             pile = state["budget_discard"]
             state["budget_discard"] = []
+            # public from now on: which cards make up the new pile, and so how many of each
+            # seat's cards are older than it (those cannot be in the pile)
+            state["pile_set"] = sorted(pile)
+            state["old"] = [len(h) for h in state["hands"]]
             random.Random(f"{state['shuffle_key']}|{state['shuffles']}").shuffle(pile)
             state["shuffles"] += 1
             state["budget_pile"] = pile
@@ -363,6 +376,9 @@ class FPTPRules(Rules):
         state["step"] = "over"
         state["end_reason"] = reason
         # cards committed to a campaign the game's end cut short are discarded face up
+        for s, b in enumerate(state["bids"]):
+            if b is not None:
+                _played(state, s, b)
         state["budget_discard"].extend(b for b in state["bids"] if b is not None)
         state["bids"] = [None] * state["players"]
         state["votes"] = [None] * state["players"]
@@ -632,6 +648,7 @@ class FPTPRules(Rules):
         new = _copy(state)
         new["hands"][seat].remove(value)
         new["budget_discard"].append(value)
+        _played(new, seat, value)
         new["paid"] = value
         new["step"] = card["effect"]["action"]
         new["events"].append({"e": "pay", "seat": seat, "card": value,
@@ -758,6 +775,8 @@ class FPTPRules(Rules):
         n, i, a = state["players"], state["bus"], state["active"]
         bids = state["bids"]
         bidders = clockwise(state, [s for s in range(n) if bids[s] is not None])
+        for s in bidders:
+            _played(state, s, bids[s])
         rec = state["recampaign"]
         bonus = [None] * n
         sway = [None] * n
@@ -830,6 +849,7 @@ class FPTPRules(Rules):
     def _leave(self, state, seat):
         new = _copy(state)
         new["left"][seat] = True
+        new["old"][seat] = 0
         new["budget_discard"].extend(new["hands"][seat])
         new["hands"][seat] = []
         if new["bids"][seat] is not None:
@@ -924,7 +944,8 @@ class FPTPRules(Rules):
         for s in range(n):
             seats.append({
                 "seat": s, "colour": SEAT_COLOURS[s], "shape": SEAT_SHAPES[s],
-                "hand_size": len(state["hands"][s]), "permanents": list(state["perms"][s]),
+                "hand_size": len(state["hands"][s]), "old_cards": state["old"][s],
+                "permanents": list(state["perms"][s]),
                 "left": state["left"][s], "committed": s in committed,
                 "constituencies": count["per_seat"][s], "hexes": count["hexes"][s],
             })
@@ -968,6 +989,7 @@ class FPTPRules(Rules):
             "paid": state["paid"],
             "budget_pile": len(state["budget_pile"]),
             "budget_discard": list(state["budget_discard"]),
+            "budget_pile_cards": None if state["pile_set"] is None else list(state["pile_set"]),
             "news_pile": len(state["news_pile"]),
             "news_pile_bottom": list(reversed(state["news_pile"][:state["news_known"]])),
             "news_discard": list(state["news_discard"]),
@@ -1078,6 +1100,9 @@ class FPTPRules(Rules):
             "last_reveal": None,
             "over": view["is_over"], "end_reason": view["end_reason"], "final": view["final"],
             "shuffle_key": f"{rng.getrandbits(64):016x}", "shuffles": 0, "events": [],
+            "pile_set": None if view["budget_pile_cards"] is None else
+            list(view["budget_pile_cards"]),
+            "old": [row["old_cards"] for row in seats],
         }
         if view["last_reveal"] is not None:
             rev = dict(view["last_reveal"])
@@ -1096,20 +1121,30 @@ class FPTPRules(Rules):
                 seen.append(view["my_bid"])
         for c in seen:
             unseen.remove(c)
-        rng.shuffle(unseen)
+        # cards that were not in the pile at its last reshuffle are in hands since then
+        pile_set = set(view["budget_pile_cards"] or BUDGET_CARDS)
+        new_cards = [c for c in unseen if c in pile_set]
+        old_cards = [c for c in unseen if c not in pile_set]
+        rng.shuffle(new_cards)
+        rng.shuffle(old_cards)
         hands = []
         for s in range(n):
             if s == seat:
                 hands.append(list(view["hand"]))
                 state["bids"][s] = view["my_bid"]
                 continue
-            k = seats[s]["hand_size"]
-            hands.append(unseen[:k])
-            del unseen[:k]
-            if s in view["committed"] and view["step"] == "bid":
-                state["bids"][s] = unseen.pop()
+            committed = s in view["committed"] and view["step"] == "bid"
+            k = seats[s]["hand_size"] + committed
+            old = seats[s]["old_cards"]
+            held = old_cards[:old] + new_cards[:k - old]
+            del old_cards[:old]
+            del new_cards[:k - old]
+            rng.shuffle(held)
+            if committed:
+                state["bids"][s] = held.pop()
+            hands.append(held)
         state["hands"] = hands
-        state["budget_pile"] = unseen
+        state["budget_pile"] = new_cards + old_cards
         # news cards: the unknown part of the pile in random order, then the known bottom
         if view["news"]:
             unknown = [card["kind"] for card in NEWS_DECK for _ in range(card["count"])]

@@ -166,6 +166,17 @@ def test_cards_are_never_lost_or_made(game):
         assert all(not h for h, gone in zip(state["hands"], state["left"], strict=True)
                    if gone)
         assert all(len(set(st_)) == len(st_) for st_ in state["stacks"])
+        # card counting: the cards missing from the last reshuffled pile that a seat has not
+        # seen are exactly the other seats' older cards
+        if state["pile_set"] is not None:
+            for viewer in viewers(state):
+                view = R.view(state, viewer)
+                seen = Counter(view["budget_discard"] + (view["hand"] or [])
+                               + ([view["my_bid"]] if view["my_bid"] is not None else []))
+                unseen = Counter(BUDGET_CARDS) - seen
+                old = sum(k for c, k in unseen.items() if c not in view["budget_pile_cards"])
+                assert old == sum(row["old_cards"] for row in view["seats"]
+                                  if row["seat"] != viewer)
 
 
 @SETTINGS
