@@ -37,6 +37,7 @@ HEX_EPS = 0.02  # a won hex is worth this much on top of the constituency chance
 SOFTMAX_T = 0.5  # how sharply "the best of the others" is taken in multi-player games
 ALPHA = 1.0  # price of sway: an average card on an average hex is about break-even
 MEAN_CARD = 25.5
+WIN_SAMPLES = 96  # imagined ends of the game when judging a 3-5 player position
 MAX_COMPOSITIONS = 400  # beyond this many ways to share the empty hexes, sample them
 TYPE_RANK = {"city": 3, "large_town": 2, "small_town": 1, "rural": 0}
 PERM_WEIGHT = 0.5  # share of a Permanent card's sway that ends up counting
@@ -147,7 +148,8 @@ class Group:
     """Hexes that are alike for a campaign: one constituency, one hex type, one holder (None:
     empty hexes; a seat: a won hex to campaign for again under Floods or Riots)."""
 
-    __slots__ = ("k", "htype", "holder", "bonus", "hexes", "vm", "stake", "sway", "pct")
+    __slots__ = ("k", "htype", "holder", "bonus", "hexes", "vm", "stake", "sway", "pct", "wm",
+                 "mystake")
 
     def __init__(self, k, htype, holder, bonus):
         self.k, self.htype, self.holder, self.bonus = k, htype, holder, bonus
@@ -156,12 +158,16 @@ class Group:
         self.stake = None  # stake[o]: how much winning matters to o
         self.sway = None  # sway[s]: Permanent (and holder) bonus of each seat here
         self.pct = None  # how important the group is to each seat (easy bot)
+        self.wm = None  # wm[w]: my own value if seat w wins (my chance to win the game, hard)
+        self.mystake = None
 
 
 class Position:
     """What a seat sees of a First Past the Post game, as the bots need it."""
 
-    def __init__(self, view, seat):
+    def __init__(self, view, seat, alpha=ALPHA, winprob=False):
+        self.alpha = alpha
+        self.winprob = winprob
         self.view = view
         self.me = seat
         n = self.n = view["players"]
@@ -206,6 +212,8 @@ class Position:
         self._groups = None
         self._lam = None
         self._pct = None
+        self._draws = None
+        self.base_value = self.my_value(self.P, self.won)
 
     # odds ----------------------------------------------------------------
     def tiebreak(self, k, change=None):
@@ -233,6 +241,54 @@ class Position:
             for s in range(self.n):
                 E[s] += new[s] - old[s]
         return E
+
+    def rows_after(self, changes):
+        """The constituency odds after ``changes`` = {k: (votes, empty, tb)}."""
+        rows = list(self.P)
+        for k, (votes, empty, tb) in changes.items():
+            rows[k] = self.probs(k, votes, empty, tb)
+        return rows
+
+    def my_value(self, rows, won):
+        """My own value of a position: my standing, or (``winprob``) my chance to win."""
+        n, me = self.n, self.me
+        if not self.winprob:
+            E = [sum(r[s] for r in rows) + HEX_EPS * won[s] for s in range(n)]
+            return standing(E, me)
+        if n == 2:
+            opp = 1 - me
+            dist = {0: 1.0}
+            for r in rows:
+                a, b = r[me], r[opp]
+                nxt = {}
+                for d, p in dist.items():
+                    for step, q in ((1, a), (-1, b), (0, 1.0 - a - b)):
+                        if q > 0:
+                            nxt[d + step] = nxt.get(d + step, 0.0) + p * q
+                dist = nxt
+            tie = 0.5 + 0.5 * math.tanh((won[me] - won[opp]) / 4)
+            return sum(p for d, p in dist.items() if d > 0) + tie * dist.get(0, 0.0)
+        if self._draws is None:
+            rng = random.Random(f"draws|{self.remaining}|{self.K}")
+            self._draws = [[rng.random() for _ in range(self.K)] for _ in range(WIN_SAMPLES)]
+        total = 0.0
+        for draw in self._draws:
+            counts = [0] * n
+            for k, r in enumerate(rows):
+                u = draw[k]
+                acc = 0.0
+                for s in range(n):
+                    acc += r[s]
+                    if u < acc:
+                        counts[s] += 1
+                        break
+            mine = counts[me]
+            best = max(counts[s] for s in range(n) if s != me)
+            if mine > best:
+                total += 1.0
+            elif mine == best:
+                total += 0.5 / sum(1 for s in range(n) if s != me and counts[s] == best)
+        return total / WIN_SAMPLES
 
     def bidders(self):
         return [s for s in self.ins if self.hand_size[s] > 0 or s == self.me and self.hand
@@ -283,6 +339,7 @@ class Position:
         n, k = self.n, g.k
         i = g.hexes[0]
         vm = [[0.0] * n for _ in range(n)]
+        wm = [0.0] * n
         for w in bidders:
             votes = list(self.votes[k])
             empty = self.empty[k]
@@ -291,17 +348,29 @@ class Position:
             else:
                 votes[g.holder] -= 1
             votes[w] += 1
-            E = self.standing_after({k: (votes, empty, self.tiebreak(k, {i: w}))})
+            change = {k: (votes, empty, self.tiebreak(k, {i: w}))}
+            E = self.standing_after(change)
             E[w] += HEX_EPS
             if g.holder is not None:
                 E[g.holder] -= HEX_EPS
             for o in range(n):
                 vm[o][w] = standing(E, o)
+            if self.winprob:
+                won = list(self.won)
+                won[w] += 1
+                if g.holder is not None:
+                    won[g.holder] -= 1
+                wm[w] = self.my_value(self.rows_after(change), won)
         g.vm = vm
+        g.wm = wm if self.winprob else list(vm[self.me])
         g.stake = [0.0] * n
         for o in bidders:
             rest = [vm[o][w] for w in bidders if w != o]
             g.stake[o] = vm[o][o] - (sum(rest) / len(rest) if rest else vm[o][o])
+        me = self.me
+        rest = [g.wm[w] for w in bidders if w != me]
+        g.mystake = g.wm[me] - (sum(rest) / len(rest) if rest else g.wm[me]) \
+            if me in bidders else 0.0
         g.sway = [self.bonus(s, i) + (g.bonus if s == g.holder else 0) for s in range(n)]
 
     def bonus(self, s, i):
@@ -321,10 +390,11 @@ class Position:
             total = weight = 0.0
             for g in self.groups():
                 if g.holder is None:
-                    total += max(g.stake[o], 0.0) * len(g.hexes)
+                    stake = g.mystake if o == self.me else g.stake[o]
+                    total += max(stake, 0.0) * len(g.hexes)
                     weight += len(g.hexes)
             mean = total / weight if weight else 0.0
-            self._lam[o] = ALPHA * mean / MEAN_CARD
+            self._lam[o] = self.alpha * mean / MEAN_CARD
         return self._lam[o]
 
     def percentiles(self, o):
@@ -439,19 +509,50 @@ def smart_bid(pos, g, o, hand, table):
     return best[1]
 
 
-def sample_hands(rules, view, seat, rng, count):
+def sample_hands(rules, view, seat, rng, count, counting=True, keeps=0.0):
     """``count`` guesses of every seat's hand before this campaign's bid (committed bids go
-    back into the hand they came from), drawn with ``rules.sample_state``."""
+    back into the hand they came from), drawn with ``rules.sample_state``.
+
+    Without ``counting`` the hidden cards are dealt again at random, as by a player who does
+    not remember which cards went into the pile at the last reshuffle.  ``keeps`` > 0 deals
+    the cards the others drew since then with a lean towards high ones (a player who thinks
+    ahead keeps its high cards and plays its low ones): card c weighs exp(keeps * c / 50).
+    """
+    pile_cards = view.get("budget_pile_cards") if counting else None
+    in_pile = set(pile_cards) if pile_cards else None
+    n = view["players"]
     out = []
     for _ in range(count):
         state = rules.sample_state(view, seat, rng)
         hands = []
-        for s in range(view["players"]):
+        for s in range(n):
             h = list(state["hands"][s])
             if state["bids"][s] is not None:
                 h.append(state["bids"][s])
-            hands.append(sorted(h))
-        out.append((hands, state["budget_pile"]))
+            hands.append(h)
+        pool = list(state["budget_pile"])
+        need = {}
+        for s in range(n):
+            if s == seat:
+                continue
+            old = [c for c in hands[s] if in_pile is not None and c not in in_pile]
+            pool += [c for c in hands[s] if in_pile is None or c in in_pile]
+            need[s] = len(hands[s]) - len(old)
+            hands[s] = old
+        if keeps:
+            # weighted sampling without replacement (Efraimidis-Spirakis keys)
+            pool.sort(key=lambda c: -rng.random() ** (1.0 / math.exp(keeps * c / 50)))
+            total = sum(need.values())
+            held, pile = pool[:total], pool[total:]
+            rng.shuffle(held)
+        else:
+            rng.shuffle(pool)
+            total = sum(need.values())
+            held, pile = pool[:total], pool[total:]
+        for s, k in need.items():
+            hands[s] += held[:k]
+            del held[:k]
+        out.append(([sorted(h) for h in hands], pile))
     return out
 
 
@@ -466,14 +567,14 @@ def easy_sways(pos, g, hands, exclude=None):
 
 
 def winner_value(pos, g, me, sways):
-    """My standing once the sways are revealed (ties: the active player, else shared)."""
+    """My value once the sways are revealed (ties: the active player, else shared)."""
     top = max(sw for _, sw in sways)
     tied = [s for s, sw in sways if sw == top]
     if len(tied) == 1:
-        return g.vm[me][tied[0]]
+        return g.wm[tied[0]]
     if pos.active in tied:
-        return g.vm[me][pos.active]
-    return sum(g.vm[me][s] for s in tied) / len(tied)
+        return g.wm[pos.active]
+    return sum(g.wm[s] for s in tied) / len(tied)
 
 
 def best_card(pos, g, me, hand, opponent_bids):
@@ -564,9 +665,9 @@ def gerrymander_options(pos, colours):
             else:
                 changes[k_from][0][o] -= 1
                 changes[k_to][0][o] += 1
-            E = pos.standing_after({k: (v, e, pos.tiebreak(k)) for k, (v, e) in
-                                    changes.items()})
-            gain = standing(E, pos.me) - standing(pos.E, pos.me)
+            rows = pos.rows_after({k: (v, e, pos.tiebreak(k)) for k, (v, e) in
+                                   changes.items()})
+            gain = pos.my_value(rows, pos.won) - pos.base_value
             q, r = board.coords[i]
             out.append((gain, {"type": "gerrymander", "hex": [q, r], "colour": colour}))
     out.sort(key=lambda t: -t[0])
@@ -585,8 +686,8 @@ def urbanise_gain(pos, move):
     c = pos.board.index[tuple(move["city"])]
     k = pos.const_of[c]
     tb = pos.tiebreak(k, {c: pos.owner[i], i: pos.owner[c]})
-    E = pos.standing_after({k: (pos.votes[k], pos.empty[k], tb)})
-    return standing(E, pos.me) - standing(pos.E, pos.me)
+    rows = pos.rows_after({k: (pos.votes[k], pos.empty[k], tb)})
+    return pos.my_value(rows, pos.won) - pos.base_value
 
 
 def end_answer(pos):
@@ -627,9 +728,11 @@ class ThinkingBot(FPTPBot):
     """Shared decisions of the easy, medium and hard bots."""
 
     pays = False  # pays for gerrymanders and Clean Slate when worth it
+    alpha = ALPHA
+    winprob = False  # judges positions by its chance to win the game (else its standing)
 
     def pick(self, view, seat, moves, rng, deadline):
-        pos = Position(view, seat)
+        pos = Position(view, seat, self.alpha, self.winprob)
         kind = moves[0]["type"]
         step = view["step"]
         if kind == "give":
@@ -716,6 +819,11 @@ class SearchBot(ThinkingBot):
     model_samples = 120  # samples behind each opponent's model (hard)
     hex_candidates = 4  # hexes compared by full search before campaigning
     deep = False  # opponents modelled as medium (True) or easy (False)
+    counting = False  # remembers which cards the last reshuffle put in the pile
+    keeps = 0.0  # how strongly it expects the others to have kept high cards
+
+    def guesses(self, view, seat, rng):
+        return sample_hands(_rules(), view, seat, rng, self.samples, self.counting, self.keeps)
 
     def opponent_sways(self, pos, g, seat, guesses):
         """Per guess: the other bidders' (seat, sway) under this level's opponent model."""
@@ -745,15 +853,14 @@ class SearchBot(ThinkingBot):
     def bid(self, pos, view, seat, moves, rng, deadline):
         g = pos.group_of(pos.board.index[tuple(view["bus"])],
                          (view["recampaign"] or {}).get("bonus", 0))
-        guesses = sample_hands(_rules(), view, seat, rng, self.samples)
+        guesses = self.guesses(view, seat, rng)
         opp = self.opponent_sways(pos, g, seat, guesses)
         return {"type": "bid", "card": best_card(pos, g, seat, pos.hand, opp)[1]}
 
     def campaign(self, pos, view, seat, moves, rng, deadline):
         groups = pos.groups()
-        ranked = sorted(groups, key=lambda g: (-g.stake[seat], -TYPE_RANK[g.htype],
-                                               g.hexes[0]))
-        guesses = sample_hands(_rules(), view, seat, rng, self.samples)
+        ranked = sorted(groups, key=lambda g: (-g.mystake, -TYPE_RANK[g.htype], g.hexes[0]))
+        guesses = self.guesses(view, seat, rng)
         best = None
         for g in ranked[: self.hex_candidates]:
             if best is not None and time.perf_counter() > deadline:
@@ -793,3 +900,4 @@ class HardBot(SearchBot):
     model_samples = 80
     hex_candidates = 6
     deep = True
+    counting = True
