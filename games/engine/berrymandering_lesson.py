@@ -35,8 +35,9 @@ from games.engine.lesson import ensemble_rng, lesson_from_districts, summarise_e
 
 UNIT = ("group", "groups")
 PARTY_NAMES = ["Strawberries", "Blueberries"]
-# The board's team colours, so the lesson's charts match the cake.
-COLORS = {0: "#e03131", 1: "#3b5bdb"}
+# The board's team colours, so the lesson's charts match the cake (string keys, as JSON and
+# the channel layers' msgpack keep them).
+COLORS = {"0": "#e03131", "1": "#3b5bdb"}
 
 
 def parties_of(state):
@@ -49,7 +50,8 @@ def lesson(state):
 
     ``games.engine.lesson.lesson_from_districts`` with ``undecided="nobody"`` over the eaten
     groups in the order they were eaten, plus ``"game": "berrymandering"``, ``"finished"``,
-    ``"cells_left"`` (cells not eaten yet), ``"colors"`` (per team, for the charts), each
+    ``"cells_left"`` (cells not eaten yet), ``"colors"`` (per team, keyed "0" and "1", for
+    the charts), each
     party's ``"seat"`` (who plays the team; None for the other team of a solo game) and
     ``"candles"`` (the game's own count: in solo only the player's team gets them), and each
     district's ``"round"``, ``"cutter"``, ``"chooser"`` and ``"mystery"`` (the Mystery tiles
