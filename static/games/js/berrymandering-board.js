@@ -316,7 +316,7 @@ export function createBoard(container, page) {
   let chosen = null; // the group the chooser tapped once (a second tap eats it)
   let hovered = null; // the group whose button in the list is pointed at or focused
   let focusKey = null;
-  let drag = null; // {pointerId, moved, startKey, startedIn}
+  let drag = null; // {pointerId, moved, startKey, wasForming} (cutting) or {..., choose: true}
   let cutMessage = { text: "", code: "" };
   let lessonMarks = { packed: new Set(), cracked: new Set() };
   let lastRevealed = null;
@@ -410,7 +410,9 @@ export function createBoard(container, page) {
       const saved = JSON.parse(sessionStorage.getItem(storageKey()) || "null");
       if (saved && Array.isArray(saved.groups)) {
         const free = uneatenKeys();
-        const ok = saved.groups.every((g) => Array.isArray(g) && g.length === 4 && g.every((k) => free.has(k)));
+        const all = saved.groups.flat();
+        const ok = new Set(all).size === all.length && saved.groups.every((g) => Array.isArray(g)
+          && g.length === 4 && g.every((k) => free.has(k)) && connected(g));
         if (ok) draft.groups = saved.groups;
       }
     } catch { /* storage is optional */ }
@@ -1054,6 +1056,10 @@ export function createBoard(container, page) {
     render(game, status) {
       const v = view();
       if (v.phase === "cut" && myRole() === "cut") syncDraft();
+      else if (v.phase !== "cut" && draft.key) { // the cut went through: forget the draft
+        try { sessionStorage.removeItem(storageKey()); } catch { /* storage is optional */ }
+        draft = { key: null, groups: [], forming: [], refused: [] };
+      }
       if (v.phase !== "choose") chosen = null;
       if (lastRevealed !== null && (v.mystery_revealed || []).length < lastRevealed) { lastRevealed = null; news = ""; }
       renderCakeland();
