@@ -2,6 +2,7 @@
 
 import copy
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -971,3 +972,23 @@ def test_map_check_says_what_is_wrong(data, words):
 
 def test_test_maps_are_playable():
     assert R.map_check(TESTLAND) == [] and R.map_check(AVLAND) == []
+
+
+def test_card_counting_after_a_reshuffle():
+    """The discard pile is face up when it becomes the new draw pile, so in a 2-player game
+    the cards that were not in it are exactly the two hands then: a seat knows the other's
+    older cards, and sample_state deals them to it every time."""
+    s = rig(start(players=2), hands={0: [10, 20, 30, 40], 1: [5, 15, 25, 45]})
+    s["budget_discard"] = list(s["budget_pile"])
+    s["budget_pile"] = []
+    s = campaign(s, 0, 10, {0: 10, 1: 5})  # seat 1's turn: it draws from a reshuffled pile
+    view = R.view(s, 0)
+    assert view["budget_pile_cards"] is not None and 15 not in view["budget_pile_cards"]
+    assert view["seats"][1]["old_cards"] == 3 and view["seats"][0]["old_cards"] == 3
+    for seed in range(5):
+        other = R.sample_state(view, 0, random.Random(seed))
+        assert {15, 25, 45} <= set(other["hands"][1])
+        assert R.view(other, 0) == view
+    # once seat 1 shows an old card, one fewer of its cards is old
+    s = campaign(s, 1, 10, {0: 20, 1: 45})
+    assert R.view(s, 0)["seats"][1]["old_cards"] == 2
