@@ -219,6 +219,8 @@ def finished_text(game, seat_index):
         score = result.get("score")
         said = "you won" if result.get("won") else "not won this time"
         return f"finished - {said}" + (f" (score {score})" if score is not None else "")
+    if not winners:
+        return "finished - a draw"
     if seat_index in winners and len(winners) > 1:
         return "finished - shared win" + (f" ({how})" if how else "")
     if seat_index in winners:
@@ -336,6 +338,7 @@ def dashboard_row(*, table, seats=None):
         "stall_after_s": STALL_AFTER_S,
         "progress": None if progress is None else round(min(1.0, max(0.0, progress)), 3),
         "winners": [p["name"] for p in players if p["index"] in winners],
+        "draw": finished and not winners and len(players) > 1,
         "decided_by": decided_by_label(game),
         "version": game.version,
     }
@@ -582,6 +585,7 @@ def result_tables(*, assignment):
             continue
         t = tables.setdefault(row["table"], {"table": row["table"], "game_id": row["game_id"],
                                              "status": row["status"], "winners": row["winners"],
+                                             "draw": row["finished"] and not row["winners"],
                                              "decided_by": row["decided_by"],
                                              "date": row["date"], "rows": []})
         t["rows"].append(row)

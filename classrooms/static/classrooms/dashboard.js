@@ -84,7 +84,9 @@ function rowNode(row) {
         [p.name, ...p.summary.map((i) => String(i.value))].join(" · ")),
       " ", seatControls(row, p)));
   let state = row.status_label;
-  if (row.finished && row.winners.length) state = `Finished: ${row.winners.join(" & ")} won${row.decided_by ? ` (${row.decided_by})` : ""}`;
+  const how = row.decided_by ? ` (${row.decided_by})` : "";
+  if (row.finished && row.winners.length) state = `Finished: ${row.winners.join(" & ")} won${how}`;
+  else if (row.draw) state = `Finished, nobody won: ${row.decided_by || "a draw"}`;
   const tr = el("tr", { dataset: { tableId: row.table_id, gameId: row.game_id, status: row.status, version: row.version,
     since: row.since_at || "", lastMove: row.last_move_at || "", stallAfter: row.stall_after_s || 180 } },
     el("td", {}, row.table),
