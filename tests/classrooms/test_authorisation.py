@@ -15,6 +15,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
+from games.models import GameMap
+
 from ..conftest import ws_open
 from .conftest import build_school, cookie_for, join, make_user
 
@@ -87,6 +89,11 @@ def game_of_class_a(at_table, *, anonymous=LOGIN):
     return {"anonymous": anonymous, "other_student": 404, "other_teacher": 404, **per_role}
 
 
+MAP_READERS = {"anonymous": LOGIN, "student": 403, "other_student": 403, "teacher": 200,
+               "other_teacher": 200, "admin": 200}
+API_STAFF_POST = {"anonymous": 403, "student": 403, "other_student": 403, "teacher": 403,
+                  "other_teacher": 403, "admin": 405}
+
 # name -> (method, POST data builder or None, {role: expectation})
 EXPECTED = {
     "home": ("get", None, {"anonymous": 200, "student": Redirect("/me/"),
@@ -150,6 +157,22 @@ EXPECTED = {
                                           "version": s.game.version},
                        game_of_class_a({"student": 400, "teacher": 403, "admin": 403},
                                        anonymous=403)),
+    # state maps (a published built-in map): teachers read them, staff write them; the
+    # exact matrix per method and map state is tests/maps/test_maps_permissions.py
+    "maps:gallery": ("get", None, MAP_READERS),
+    "maps:new": ("get", None, {**MAP_READERS, "teacher": 403, "other_teacher": 403}),
+    "maps:detail": ("get", None, MAP_READERS),
+    "maps:preview": ("get", None, MAP_READERS),
+    "api-maps": ("get", None, {**MAP_READERS, "anonymous": 403}),
+    "api-map": ("get", None, {**MAP_READERS, "anonymous": 403}),
+    # staff only, and by POST: a GET is refused before the method check for anyone else
+    "api-maps-check": ("get", None, API_STAFF_POST),
+    "api-maps-outline": ("get", None, API_STAFF_POST),
+    "api-map-publish": ("get", None, {**API_STAFF_POST, "teacher": 405, "other_teacher": 405}),
+    "api-map-unpublish": ("get", None, {**API_STAFF_POST, "teacher": 405,
+                                        "other_teacher": 405}),
+    "api-schema": ("get", None, {**API_STAFF_POST, "admin": 200}),
+    "api-docs": ("get", None, {**API_STAFF_POST, "admin": 200}),
 }
 
 EXPECTED_WS = {
@@ -177,9 +200,10 @@ def _url(name, school):
     """Reverse ``name`` with whichever of class A's ids its pattern takes."""
     ids = {"class_id": school.class_a.pk, "student_id": school.ana.pk,
            "assignment_id": school.assignment.pk, "game_id": school.game.pk,
-           "token": "not-a-real-token", "kind": "mapmaker"}
+           "token": "not-a-real-token", "kind": "mapmaker",
+           "map_id": GameMap.objects.filter(published=True).order_by("pk").first().pk}
     for keys in ((), ("class_id",), ("class_id", "student_id"), ("assignment_id",), ("game_id",),
-                 ("token",), ("kind",)):
+                 ("token",), ("kind",), ("map_id",)):
         try:
             return reverse(name, kwargs={k: ids[k] for k in keys})
         except NoReverseMatch:
