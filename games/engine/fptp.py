@@ -57,6 +57,7 @@ reshuffles of the budget discard pile; it is hidden like the piles and hands.
 
 import random
 
+from games.engine import fptp_lesson
 from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
 from games.engine.fptp_count import (
     count_constituencies,
@@ -1069,6 +1070,22 @@ class FPTPRules(Rules):
         for ev in after["events"]:
             lines.extend(_event_lines(board, before, after, ev, viewer))
         return lines or [f"{seat_ref(seat)} moved."]
+
+    def progress(self, state):
+        """The share of hexes that carry a vote counter (1 once over)."""
+        return fptp_lesson.progress(state)
+
+    # ------------------------------------------------------------------ the lesson after the game
+    ensemble_maps = 1000
+
+    def lesson(self, state):
+        return fptp_lesson.lesson(state)
+
+    def ensemble(self, state, *, seed, start, stop):
+        return fptp_lesson.ensemble(state, seed=seed, start=start, stop=stop)
+
+    def ensemble_summary(self, state, seats_lists):
+        return fptp_lesson.ensemble_summary(state, seats_lists)
 
     # ------------------------------------------------------------------ sampling
     def sample_state(self, view, seat, rng):
