@@ -11,6 +11,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from games import services
 from games.engine import get_rules
+from games.engine.fptp import sway_bonus
 from games.engine.fptp_map import board_for, gerrymander_problem
 from games.models import Game
 from games.replay import game_replay
@@ -135,12 +136,13 @@ def fresh(game):
 class Driver:
     """Plays a student's page: whatever the page asks for, with a seeded choice."""
 
-    def __init__(self, page, seat, rng, cities_first=False, end_answers=()):
+    def __init__(self, page, seat, rng, cities_first=False, end_answers=(), declines=0):
         self.page = page
         self.seat = seat
         self.rng = rng
         self.cities_first = cities_first  # campaign for the Cities first
         self.end_answers = list(end_answers)  # to the offers to end (then: agree)
+        self.declines = declines  # leave the first cards it could pay for
         self.handled = []  # (what, detail) of every decision made on this page
 
     def act(self):
@@ -199,10 +201,11 @@ class Driver:
                 options.nth(self.rng.randrange(options.count())).click()
                 self.handled.append((what, None))
                 return
-        if pays.count():
+        if pays.count() and not self.declines:
             pays.first.click()  # the lowest card that pays
             self.handled.append(("pay", None))
             return
+        self.declines = max(0, self.declines - 1)
         dialog.locator("#news-decline").click()
         self.handled.append(("decline", None))
 
@@ -355,13 +358,15 @@ def test_two_students_and_a_bot_play_a_whole_game_with_news_cards(browser, live_
     # Turn 2, Ben: a Permanent card to give; then the rest of the game as it comes
     ben_page.wait_for_selector("#news-dialog[open]", timeout=20_000)
     assert ben_page.locator("#news-dialog [data-give-seat]").count() == 3
-    rng = random.Random(15)
-    drivers = [Driver(ana_page, 0, rng), Driver(ben_page, 1, rng)]
+    drivers = [Driver(ana_page, 0, random.Random(15)),
+               Driver(ben_page, 1, random.Random(16), declines=1)]
     moves = play_to_end(drivers, game)
     game = check_the_end(ana_page, game)
     assert game.status == Game.Status.FINISHED
     handled = [what for d in drivers for what, _ in d.handled]
-    assert handled.count("give") >= 2 and "recampaign" in handled, handled
+    # Permanent cards given, Floods used, Clean Slate paid for and aimed, a card left
+    assert handled.count("give") >= 2, handled
+    assert {"recampaign", "clean_slate", "decline"} <= set(handled), handled
     kinds = {k for k in game.state["news_discard"]}
     assert "floods" in kinds and "gerrymander_grey" in kinds
     # a Permanent card is shown with whoever holds it
@@ -564,3 +569,36 @@ def test_the_end_screen_sentence_names_the_winner(browser, live_server_url):
     page = open_page(browser, live_server_url, ana, game)
     page.wait_for_selector("#result-outcome")
     assert "{seat:" not in page.locator("#result-outcome").inner_text()
+
+
+def test_the_hand_shows_each_cards_sway_and_a_spectator_sees_no_cards(browser, live_server_url):
+    ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
+    sam = make_user("sam", first_name="Sam", is_staff=True)  # staff may watch any game
+    options = {"players": 2, "first_player": 0}
+    seed = next(f"fptp-sway-{k}" for k in range(500)
+                if RULES.setup(options, f"fptp-sway-{k}")["news_card"] in
+                ("up_the_english", "divided_kingdom", "central_power", "rural_gaffe"))
+    game = fptp_game(ana, ben, seed=seed, options=options)
+    game = services.move_submit(game_id=game.pk, seat_index=0, user=ana, expected_version=0,
+                                move={"type": "give", "seat": 0})
+    state = game.state
+    board = board_for(state["map"])
+    target = next(i for i in range(board.size) if sway_bonus(state, 0, i) != 0)
+    bonus = sway_bonus(state, 0, target)
+    game = services.move_submit(game_id=game.pk, seat_index=0, user=ana, expected_version=1,
+                                move={"type": "campaign", "hex": list(board.coords[target])})
+    page = open_page(browser, live_server_url, ana, game)
+    for card in sorted(game.state["hands"][0]):
+        shown = page.locator(f"[data-card='{card}'] .card-sway").inner_text()
+        assert shown == f"sway {card + bonus}"
+    sign = "+" if bonus > 0 else ""
+    assert f"give you {sign}{bonus} sway here" in page.locator("#hand-info").inner_text()
+    assert page.locator(f"[data-party-seat='0'] [data-perm='{state['perms'][0][0]}']").count() == 1
+    # the spectator sees the campaign and who has chosen, but no hand and no way to leave
+    watcher = open_page(browser, live_server_url, sam, game)
+    assert watcher.locator("body").get_attribute("data-seat") == "spectator"
+    assert watcher.locator("#fptp-hand").is_hidden() and watcher.locator("#leave-game").is_hidden()
+    assert watcher.locator("[data-committed-seat]").count() == 2
+    assert watcher.locator(f"[data-hex='{key(board.coords[target])}']").get_attribute(
+        "data-bus") == "true"
+    assert page.errors == [] and watcher.errors == []
