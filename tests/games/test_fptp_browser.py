@@ -3,6 +3,7 @@ server: a whole 3-player game of two students and a bot with news cards (a gerry
 refused hex first, Permanent cards given, Floods, Clean Slate), a 2-player Alternative Vote game
 with the offer to end it, a phone's taps, a turn by keyboard, and leaving the game."""
 
+import copy
 import random
 import time
 
@@ -602,3 +603,70 @@ def test_the_hand_shows_each_cards_sway_and_a_spectator_sees_no_cards(browser, l
     assert watcher.locator(f"[data-hex='{key(board.coords[target])}']").get_attribute(
         "data-bus") == "true"
     assert page.errors == [] and watcher.errors == []
+
+
+def rig_news(game, kind, **changes):
+    """The game as if its active player had just drawn news card ``kind`` (test rigging: the
+    card comes out of the news pile; ``changes`` replace state keys)."""
+    state = copy.deepcopy(fresh(game).state)
+    pile = list(state["news_pile"])
+    taken = [kind] + [k for held in changes.get("perms", []) for k in held]
+    for k in taken:
+        pile.remove(k)
+    if state["news_card"]:
+        pile.insert(0, state["news_card"])
+    state.update(news_card=kind, news_pile=pile, news_known=0, step="news", **changes)
+    Game.objects.filter(pk=game.pk).update(state=state)
+    return fresh(game)
+
+
+def test_giving_a_third_permanent_card_and_urbanisation(browser, live_server_url):
+    ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
+    game = fptp_game(ana, ben, seed="fptp-rigged", options={"players": 2, "first_player": 0})
+    # Ana drew City Scandal; Ben already holds two Permanent cards: Ana chooses his discard
+    game = rig_news(game, "city_scandal", perms=[[], ["rural_gaffe", "bad_friday"]])
+    ana_page = open_page(browser, live_server_url, ana, game)
+    ben_page = open_page(browser, live_server_url, ben, game)
+    ana_page.wait_for_selector("#news-dialog[open]")
+    dialog = ana_page.locator("#news-dialog")
+    assert dialog.locator("[data-give-seat='0']:not([data-discard])").count() == 1
+    assert sorted(dialog.locator("[data-give-seat='1'][data-discard]").evaluate_all(
+        "ns => ns.map(n => n.dataset.discard)")) == ["bad_friday", "rural_gaffe"]
+    assert ben_page.locator("#news-dialog[open]").count() == 0
+    # "Look at the map first" closes it; the turn card opens it again
+    ana_page.locator("#news-later").click()
+    assert ana_page.locator("#news-dialog[open]").count() == 0
+    ana_page.locator("#news-open").click()
+    ana_page.wait_for_selector("#news-dialog[open]")
+    dialog.locator("[data-give-seat='1'][data-discard='bad_friday']").click()
+    wait_version_above(ana_page, 0)
+    state = fresh(game).state
+    assert state["perms"][1] == ["rural_gaffe", "city_scandal"]
+    assert "bad_friday" in state["news_discard"]
+    for page in (ana_page, ben_page):
+        wait_version(page, 1)
+        held = page.locator("[data-party-seat='1'] [data-perm]").evaluate_all(
+            "ns => ns.map(n => n.dataset.perm)")
+        assert held == ["rural_gaffe", "city_scandal"]
+    # Urbanisation: a Rural hex of Ben's and its City, Ana's, can swap
+    board = board_for(state["map"])
+    k = board.const_index["Leeds"]
+    city = board.city[k]
+    rural = next(i for i in range(board.size) if state["const_of"][i] == k
+                 and board.types[i] == "rural")
+    stacks = [list(s) for s in state["stacks"]]
+    stacks[city], stacks[rural] = [0, 1], [1, 0]
+    game = rig_news(game, "urbanisation", stacks=stacks)
+    ana_page.reload()
+    ana_page.wait_for_selector("#news-dialog[open]")
+    swap = f"{key(board.coords[rural])}|{key(board.coords[city])}"
+    assert ana_page.locator("#news-dialog [data-urbanise]").evaluate_all(
+        "ns => ns.map(n => n.dataset.urbanise)") == [swap]
+    before = version(ana_page)
+    ana_page.locator(f"[data-urbanise='{swap}']").click()
+    wait_version_above(ana_page, before)
+    state = fresh(game).state
+    assert state["stacks"][city] == [1, 0] and state["stacks"][rural] == [0, 1]
+    assert ana_page.locator(f"[data-hex='{key(board.coords[city])}']").get_attribute(
+        "data-owner") == "1"
+    assert ana_page.errors == [] and ben_page.errors == []
