@@ -268,6 +268,7 @@ export function createBoard(container, page) {
   let gerryMessage = { text: "", code: "" };
   let refusedKey = null;
   let newsDismissed = null; // the version at which the player closed the news dialog
+  let newsShownFor = null; // the version the open news dialog was drawn for
   let showing = null; // once over: "fptp" | "av" (whose winners the map shows)
   let lessonMarks = { packed: new Set(), cracked: new Set() };
   let hexIndex = new Map();
@@ -664,6 +665,9 @@ export function createBoard(container, page) {
     const game = page.game;
     if (!newsDecision()) return;
     if (!force && newsDismissed === game.version) return;
+    // already open on this very position: keep it as it is (and the player's focus in it)
+    if (newsDialog.open && newsShownFor === game.version) return;
+    newsShownFor = game.version;
     const v = view();
     const card = v.news_card || {};
     const moves = legal().filter((m) => m.type !== "leave");
