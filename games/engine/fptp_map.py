@@ -195,6 +195,16 @@ def _connected(coords):
     return len(seen) == len(coords)
 
 
+def _order(data):
+    """The constituencies in the map's own order (kept by an earlier normalisation, else as
+    written)."""
+    order = data.get("constituency_order")
+    names = list(data["constituencies"])
+    if isinstance(order, list) and sorted(order) == sorted(names):
+        return list(order)
+    return names
+
+
 def normalise_map(data):
     """A copy of (checked) map data holding only the keys the game uses."""
     return {
@@ -203,6 +213,9 @@ def normalise_map(data):
                    "type": h["type"]} for h in data["hexes"]],
         "constituencies": {c: {"nation": v["nation"], "colour": v["colour"]}
                            for c, v in data["constituencies"].items()},
+        # The author's order as a list: PostgreSQL's jsonb reorders an object's keys, and the
+        # state numbers constituencies by this order.
+        "constituency_order": _order(data),
         "gerrymander_hexes": {c: data["gerrymander_hexes"].get(c, 0) for c in COLOURS},
     }
 
@@ -222,7 +235,7 @@ class Board:
             for q, r in self.coords
         )
         self.types = [h["type"] for h in data["hexes"]]
-        self.const_names = list(data["constituencies"])
+        self.const_names = _order(data)
         self.const_index = {c: i for i, c in enumerate(self.const_names)}
         self.const_colour = [data["constituencies"][c]["colour"] for c in self.const_names]
         self.const_nation = [data["constituencies"][c]["nation"] for c in self.const_names]
@@ -248,7 +261,8 @@ def board_for(data):
         return hit[1]
     content = (data["name"], tuple((h["q"], h["r"], h["constituency"], h["type"])
                                    for h in data["hexes"]),
-               tuple((c, v["nation"], v["colour"]) for c, v in data["constituencies"].items()),
+               tuple((c, data["constituencies"][c]["nation"], data["constituencies"][c]["colour"])
+                     for c in _order(data)),
                tuple(sorted(data["gerrymander_hexes"].items())))
     hit = _BOARDS.get(content)
     if hit is None:
