@@ -20,7 +20,7 @@ import math
 import time
 
 from games.bots.base import Bot, register_bot
-from games.engine.mapmaker import DIRECTIONS
+from games.engine.mapmaker import DIRECTIONS, SOLO_EASY
 
 GAME = "mapmaker"
 
@@ -324,9 +324,10 @@ class MapmakerBot(Bot):
         moves = rules.legal_moves(state, seat)
         if not moves:
             raise ValueError(f"seat {seat} has no legal move (not its turn, or the game is over)")
-        if len(moves) == 1:
-            return moves[0]
-        return self.pick(rules, state, seat, moves, rng, deadline)
+        move = moves[0] if len(moves) == 1 else self.pick(rules, state, seat, moves, rng, deadline)
+        if state["mode"] == SOLO_EASY and move.get("type") == "border":
+            move = _avoid_dead_end(rules, state, seat, move, moves, rng, deadline)
+        return move
 
     def pick(self, rules, state, seat, moves, rng, deadline):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -342,6 +343,47 @@ class MapmakerBot(Bot):
             if best is None or v > best[0]:
                 best = (v, m)
         return best[1]
+
+
+class _Unknown(Exception):
+    pass
+
+
+def _completable(rules, state, seat, seen, deadline):
+    """Easy solo: can ``state`` still be played to the end without undo?  A depth-first
+    search, remembering the sets of borders already found stuck (the order borders were
+    placed in does not matter).  Raises ``_Unknown`` when the time budget runs out."""
+    if rules.is_over(state):
+        return True
+    key = frozenset(state["borders"])
+    if key in seen:
+        return False
+    if time.perf_counter() > deadline:
+        raise _Unknown
+    for m in rules.legal_moves(state, seat):
+        if m.get("type") == "border" and \
+                _completable(rules, rules.apply(state, seat, m), seat, seen, deadline):
+            return True
+    seen.add(key)
+    return False
+
+
+def _avoid_dead_end(rules, state, seat, move, moves, rng, deadline):
+    """Easy solo: a border after which every way on closes a tied district leaves only undo,
+    and a bot that then places it again goes round in circles.  So keep ``move`` unless a
+    search shows it cannot be played to the end; else the first other border (by chance) that
+    can; else take back the last border.  When the search runs out of time, the border tried
+    is kept: a position that big has plenty of ways on."""
+    seen = set()
+    others = [m for m in moves if m is not move and m.get("type") == "border"]
+    rng.shuffle(others)
+    for m in [move, *others]:
+        try:
+            if _completable(rules, rules.apply(state, seat, m), seat, seen, deadline):
+                return m
+        except _Unknown:
+            return m
+    return {"type": "undo"} if state["borders"] else move
 
 
 @register_bot(GAME, "random")

@@ -52,7 +52,7 @@ class Looping(AssertionError):
     pass
 
 
-def _play(kind, data, mode, level, seed, max_plies=2000):
+def _play(kind, data, mode, level, seed, max_plies=2000, budget_s=0.02):
     rules = get_rules(kind)
     options = {**rules.mode_options(mode), "map": data}
     state = rules.setup(options, seed)
@@ -62,7 +62,7 @@ def _play(kind, data, mode, level, seed, max_plies=2000):
             return state, ply
         seat = rules.to_move(state)[0]
         bot = bots.setdefault(seat, get_bot(kind, level))
-        move = bot.choose(rules.view(state, seat), seat, seed=ply, budget_s=0.02)
+        move = bot.choose(rules.view(state, seat), seat, seed=ply, budget_s=budget_s)
         state = rules.apply(state, seat, move)
     raise Looping(f"{kind} on {data['name']} ({mode}) did not end")
 
@@ -78,6 +78,21 @@ def _play_solo_easy(data, seed):
         except Looping:
             continue
     raise AssertionError(f"easy solo on {data['name']} never ended")
+
+
+@pytest.mark.parametrize("deal", [4, 7])
+def test_a_bot_in_easy_solo_steps_round_a_dead_end_instead_of_circling(deal):
+    """On these California deals a bot placing borders blindly reaches a position where every
+    border left closes a tied district, undoes one, and places it again for ever.  Given the
+    time a bot gets in a game, it sees the dead end and plays to the end."""
+    entry = next(e for e in BUILTINS if (e["kind"], e["slug"]) == ("mapmaker", "california"))
+    with pytest.raises(Looping):
+        _play("mapmaker", entry["data"], "solo-easy", "random", f"california|solo-easy|{deal}",
+              max_plies=400, budget_s=0.0)
+    state, plies = _play("mapmaker", entry["data"], "solo-easy", "random",
+                         f"california|solo-easy|{deal}", max_plies=400, budget_s=0.3)
+    assert get_rules("mapmaker").result(state)["decided_by"] == "solo"
+    assert plies < 100
 
 
 @pytest.mark.parametrize("entry", BUILTINS, ids=[f"{e['kind']}-{e['slug']}" for e in BUILTINS])
