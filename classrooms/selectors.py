@@ -288,9 +288,18 @@ def _has_table(game):
 # --- dashboard and results --------------------------------------------------------------
 
 def game_summaries(game, seats):
-    """Every seat's public figures (``rules.summary``), indexed by seat."""
+    """Every seat's public figures (``rules.summary``), indexed by seat; a yes-or-no figure
+    (a bool in the summary) reads "yes" or "no" on every page and in every CSV."""
     rules = get_rules(game.kind)
-    return {seat.index: rules.summary(game.state, seat.index) for seat in seats}
+    return {seat.index: [{**item, "value": _figure(item["value"])}
+                         for item in rules.summary(game.state, seat.index)]
+            for seat in seats}
+
+
+def _figure(value):
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value
 
 
 def summary_text(items):
@@ -647,7 +656,8 @@ def debrief(*, assignment):
 
     ``{"tables": [{table, game_id, url, finished, players: [{name, anon}], lesson (the game's
     lesson, as on its end screen), ensemble (its summary, None until drawn), running (maps
-    still being drawn), parties: [{name, vote_share, seat_share, seats, at_least}]}],
+    still being drawn), parties: [{name, vote_share, seat_share, seats, at_least, by_system}],
+    systems: [{name, played}] (a game counting the same votes several ways, else [])}],
     "most_proportional", "least_proportional" (table numbers, by the Gallagher index),
     "questions": [{"kind", ...}] (what to discuss, from what happened; the template words
     them)}``.  The numbers are the games' own lessons, unchanged.
@@ -663,9 +673,13 @@ def debrief(*, assignment):
         lesson = kept.lesson if kept is not None else None
         summary = kept.summary if kept is not None else None
         parties = []
+        systems = [{"name": s["name"], "played": bool(s.get("played"))}
+                   for s in (lesson or {}).get("systems") or []]
+        if len(systems) < 2:
+            systems = []
         if lesson:
             percentile = {p["party"]: p for p in (summary or {}).get("parties", [])}
-            for p in lesson["parties"]:
+            for i, p in enumerate(lesson["parties"]):
                 parties.append({
                     "party": p["party"], "name": p["name"], "votes": p["votes"],
                     "seats": p["seats"], "vote_share": p["vote_share"],
@@ -673,13 +687,15 @@ def debrief(*, assignment):
                     "wasted_share": p["wasted_share"], "packed": len(p["packed"]),
                     "cracked": p["cracked"],
                     "at_least": percentile.get(p["party"], {}).get("at_least"),
+                    "by_system": [s["seats"][i] for s in lesson.get("systems") or []]
+                    if systems else [],
                 })
         rows.append({
             "table": table.table, "game_id": game.pk,
             "url": reverse("games:detail", args=[game.pk]),
             "finished": game.status == Game.Status.FINISHED,
             "players": [{"name": s.display_name, "anon": f"Player {s.index + 1}"} for s in seats],
-            "lesson": lesson, "ensemble": summary, "parties": parties,
+            "lesson": lesson, "ensemble": summary, "parties": parties, "systems": systems,
             "running": kept is not None and kept.status == kept.Status.RUNNING,
             "gallagher": (lesson or {}).get("gallagher"),
             "unit": (lesson or {}).get("unit"),

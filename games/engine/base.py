@@ -60,7 +60,8 @@ in the current step (never what they chose).
 
 RESULT: ``{"ranking": [{"seat", "place", ...}], "winners": [seats], "decided_by": code}``;
 places are 1-based and equal standings share a place.  A one-seat (solo) game adds
-``"won"`` (bool) and ``"score"``; ``"outcome"`` may carry one sentence for the end screen.
+``"won"`` (bool) and ``"score"``; ``"outcome"`` may carry one sentence for the end screen
+(``{seat:N}`` in it stands for seat N's player name, as in ``describe``).
 
 Any bad move (malformed, out of turn, against the rules) raises ``IllegalMove``; never another
 exception.  ``setup`` and ``seat_count`` raise ``IllegalMove`` (code ``"bad_options"``) for

@@ -81,6 +81,10 @@ def lesson_from_districts(parties, districts, unit=("district", "districts"), *,
                             None, "wasted": [a, b], "seats" (|value| x district count)},
          "gallagher": percentage points | None (no votes or no districts),
          "words": [sentences for the page]}
+
+    A game that counts the same votes more than one way adds ``"systems"``: ``[{"name",
+    "seats" (per party, aligned with "parties"), "words"}, ...]``; the end screen and the class
+    debrief show them side by side.
     """
     if undecided not in UNDECIDED_RULES:
         raise ValueError(f"undecided must be one of {UNDECIDED_RULES}, not {undecided!r}")

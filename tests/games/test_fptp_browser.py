@@ -531,9 +531,6 @@ def test_a_student_leaves_while_it_is_not_their_turn(browser, live_server_url):
     assert ana_page.errors == [] and ben_page.errors == []
 
 
-@pytest.mark.xfail(strict=True, reason="shared game page shell: page.send refuses a move when "
-                   "the seat is not to move, so the engine's anytime moves (rules.anytime_moves, "
-                   "e.g. leaving) need the board to write to the socket itself (reported)")
 def test_the_shell_sends_the_games_anytime_moves_for_a_seat_not_to_move(browser,
                                                                         live_server_url):
     ana, ben, cy = three_students()
@@ -558,10 +555,6 @@ def finish_by_services(game, users, rng):
                              expected_version=game.version, user=users[seat])
 
 
-@pytest.mark.xfail(strict=True, reason="the end screen shows the engine's result outcome as it "
-                   "is, and First Past the Post's names its winner with a seat placeholder "
-                   "('{seat:0} wins with 4 constituencies...'): the shell fills names in log "
-                   "lines only (reported)")
 def test_the_end_screen_sentence_names_the_winner(browser, live_server_url):
     ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
     game = fptp_game(ana, ben, seed="fptp-outcome",

@@ -370,7 +370,7 @@ export function createBoard(container, page) {
   });
   leaveDialog.querySelector("#leave-confirm").addEventListener("click", () => {
     leaveDialog.close("leave");
-    sendAnytime({ type: "leave" });
+    page.send({ type: "leave" });
   });
 
   // ---------------------------------------------------------------- what the player can do
@@ -399,21 +399,6 @@ export function createBoard(container, page) {
   }
   function gerryColoursLegal() {
     return [...new Set(legal().filter((m) => m.type === "gerrymander").map((m) => m.colour))];
-  }
-
-  /** A move any player still in may make at any time (the engine's anytime moves).  The
-   *  shell sends moves only for the seats it waits for, so when it is not this player's
-   *  turn the move goes straight to the game's socket (window.gameApp.socket). */
-  function sendAnytime(move) {
-    const why = page.refusal();
-    if (!why) { page.send(move); return; }
-    if (why[1] !== "not_your_turn") { page.showMessage(...why); return; }
-    const app = window.gameApp;
-    if (!app || !app.socket || !app.socket.sendMove(move, page.game.version)) {
-      page.showMessage("Wait a moment: your last move is still on its way.", "busy");
-      return;
-    }
-    page.clearMessage();
   }
 
   // ---------------------------------------------------------------- acting on hexes

@@ -107,6 +107,10 @@ export async function startGame(options = {}) {
     if (s.open) return "an open seat";
     return s.name || `Player ${seat + 1}`;
   };
+  // An engine names a player "{seat:N}" (see the engine contract); the table knows the name.
+  const fillNames = (text) => String(text).replace(/\{seat:(\d+)\}/g, (_, n) => seatName(Number(n)));
+  // A yes-or-no figure of the game's summary reads as words.
+  const figure = (value) => (typeof value === "boolean" ? (value ? "yes" : "no") : String(value));
   const status = () => ({
     mySeat: mySeat(), myTurn: myTurn(), busy: isBusy(), connected: connState === "open",
     over: isOver(), canAct: myTurn() && connState === "open" && !isBusy(),
@@ -121,13 +125,15 @@ export async function startGame(options = {}) {
     delete els.message.dataset.code;
   }
 
-  /** Why the player cannot move now, or null if they can. */
-  function refusal() {
+  /** Why the player cannot make `move` now (any move if none is given), or null if they can.
+   *  The game's anytime moves (e.g. leaving) need no turn. */
+  function refusal(move = null) {
+    const anytime = !!move && (game.anytime_moves || []).includes(move.type);
     if (mySeat() === null) return ["You are watching this game; only players can move.", "spectator"];
     if (isOver()) return ["The game is over.", "over"];
     if (game.status === "waiting") return ["The game starts when every seat is taken.", "waiting"];
     if (game.status === "paused") return ["Your teacher has paused the game.", "paused"];
-    if (!myTurn()) return [`It is not your turn: wait for ${joinNames(toMove().map(seatName))}.`, "not_your_turn"];
+    if (!myTurn() && !anytime) return [`It is not your turn: wait for ${joinNames(toMove().map(seatName))}.`, "not_your_turn"];
     if (isBusy()) return ["Wait a moment: your last move is still on its way.", "busy"];
     if (connState !== "open") return ["You are offline. Wait until the connection is back, then try again.", "offline"];
     return null;
@@ -142,7 +148,7 @@ export async function startGame(options = {}) {
     addPanelCard: (node) => els.boardCards.append(node),
     /** Send a move made on the current board; false (with a message) when it cannot go. */
     send(move) {
-      const why = refusal();
+      const why = refusal(move);
       if (why) { showMessage(...why); return false; }
       const ref = socket.sendMove(move, game.version);
       if (!ref) { showMessage("Wait a moment: your last move is still on its way.", "busy"); return false; }
@@ -386,14 +392,14 @@ export async function startGame(options = {}) {
     const decided = board.decidedBy ? board.decidedBy(r, game)
       : (meta.decided_by && meta.decided_by[r.decided_by] ? `Decided by: ${meta.decided_by[r.decided_by]}.` : "");
     if (decided && !solo) summary.append(h("p", { class: "decided-by", id: "decided-by", dataset: { decidedBy: r.decided_by || "" } }, decided));
-    if (r.outcome) summary.append(h("p", { class: "outcome", id: "result-outcome" }, r.outcome));
+    if (r.outcome) summary.append(h("p", { class: "outcome", id: "result-outcome" }, fillNames(r.outcome)));
     const nodes = [h("h2", { id: "result-heading" }, heading), summary];
     const figures = game.summary || [];
     if (solo) {
       const items = figures[0] || [];
       if (items.length) {
         nodes.push(h("dl", { class: "result-figures", id: "result-figures" },
-          items.flatMap((i) => [h("dt", {}, i.label), h("dd", { dataset: { key: i.key } }, String(i.value))])));
+          items.flatMap((i) => [h("dt", {}, i.label), h("dd", { dataset: { key: i.key } }, figure(i.value))])));
       }
     } else if ((r.ranking || []).length) {
       const labels = (figures[0] || []).map((i) => i.label);
@@ -406,7 +412,7 @@ export async function startGame(options = {}) {
           class: winners.includes(row.seat) ? "winner-row" : "",
         }, h("td", {}, String(row.place)),
         h("th", { scope: "row" }, chip(row.seat, row.seat === me ? `${seatName(row.seat)} (you)` : seatName(row.seat))),
-        (figures[row.seat] || []).map((i) => h("td", { dataset: { key: i.key } }, String(i.value)))))));
+        (figures[row.seat] || []).map((i) => h("td", { dataset: { key: i.key } }, figure(i.value)))))));
       nodes.push(h("div", { class: "table-scroll" }, table));
     }
     const extra = board.resultDetail ? board.resultDetail(game) : null;
