@@ -119,6 +119,16 @@ def redis_core_layer(settings):
 
 
 @pytest.fixture(autouse=True)
+def fresh_cache():
+    """Rate-limit counters and lockouts live in the cache: each test starts without the last
+    test's (SQLite hands the same user ids out again, so they would count against them)."""
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def bots_off_unless_asked(settings):
     """Bots play only in tests that ask for them (bots_now, or their own settings): a bot
     thread left running would write to the database during later tests."""
