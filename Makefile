@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast bench bench-engine bench-bots bench-latency bench-fairness bench-ensemble run-services stop-services migrate demo lint check-deploy clean
+.PHONY: run test test-fast bench bench-engine bench-bots bench-berrymandering bench-fptp bench-latency bench-fairness bench-ensemble run-services stop-services migrate demo lint check-deploy clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -54,7 +54,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 ## Benchmarks print figures side by side with their baselines (never asserted in tests).
-bench: bench-engine bench-bots bench-ensemble bench-fairness bench-latency
+bench: bench-engine bench-bots bench-berrymandering bench-fptp bench-ensemble bench-fairness bench-latency
 
 # Benchmarks compare with tools the app itself does not need (GerryChain).
 BENCH_STAMP := $(VENV)/.bench-installed
@@ -67,6 +67,14 @@ bench-engine: $(STAMP)
 
 bench-bots: $(STAMP)
 	$(BIN)/python -m bench.bots_ladder
+
+## Berrymandering: engine speed against a naive reference, and its bots' ladder.
+bench-berrymandering: $(STAMP)
+	$(BIN)/python -m bench.berrymandering_bench
+
+## First Past the Post: its bots' ladder (2 and 4 players) and decision times.
+bench-fptp: $(STAMP)
+	$(BIN)/python -m bench.fptp_bench
 
 ## The lesson's ensemble: 1,000 random maps of the 73-county board, against the engine's own
 ## playouts and GerryChain ReCom steps on the same county graph.
