@@ -38,7 +38,7 @@
 //                              k + 1, the group's number in the lesson after the game)
 //   .bm-cell.lesson-packed, .bm-cell.lesson-cracked   cells of groups the lesson marks
 
-import { SVG_NS, h, plural } from "./ui.js";
+import { SVG_NS, h, howToPlay, plural } from "./ui.js";
 
 // The stylesheet lives next to this module.  The production static storage rewrites the
 // path of every dynamic import to its hashed file name, even inside a string: that is how
@@ -346,19 +346,18 @@ export function createBoard(container, page) {
     h("li", {}, icon("candle"), "Candle: the team with more berries in an eaten group gets one"),
     h("li", { class: "legend-lesson", hidden: true }, h("span", { class: "legend-packed", "aria-hidden": "true" }), "Packed group (see the lesson below)"),
     h("li", { class: "legend-lesson", hidden: true }, h("span", { class: "legend-cracked", "aria-hidden": "true" }), "Cracked: a team lost it narrowly"));
-  const help = h("details", { class: "help", id: "how-to-play" },
-    h("summary", {}, "How to play"),
-    h("ul", {},
-      h("li", {}, "Two teams share a cake: Strawberry and Blueberry. Each round one player cuts and the other chooses; then the roles switch."),
-      h("li", {}, "Cutting: split ALL the cake that is left into groups of exactly 4 pieces that touch side by side (not just at corners). Drag across 4 pieces, or tap them one by one. Tap a piece again to take it out of the group you are making."),
-      h("li", {}, "With a keyboard: press Tab to reach the cake, move with the arrow keys, and press Enter or Space to add a piece. Escape drops the group you are making; Backspace undoes the last group."),
-      h("li", {}, "When every piece is in a group, press \"Cut the cake\". Undo takes back your last group; Clear all starts again. If some pieces can no longer make groups of 4, they are marked in red."),
-      h("li", {}, "Choosing: look at the berries in each group and eat one (tap it twice, or use the list beside the cake). The team with more berries in that group gets a candle; a tie gets no candle."),
-      h("li", {}, "A Random tile (?) shows a Mystery tile when its group is eaten, and those berries count too. Mystery tiles that have been shown stay face up for everyone."),
-      h("li", {}, "When all the cake is eaten, the team with more candles rules Cakeland. Equal candles: a draw (with 3 players, the Mystery keeper wins)."),
-      h("li", {}, "3 players: the third player is the Mystery keeper and picks which Mystery tile goes on each Random tile that is eaten."),
-      h("li", {}, "Solo: each round you cut all the cake, then choose 3 groups. You get a candle for each group where your team has more berries. 5 candles or more and you rule Cakeland!"),
-      h("li", {}, "Strategy variant: every Random tile shows its Mystery tile from the start, so there is no luck.")));
+  const help = howToPlay([
+    "Two teams share a cake: Strawberry and Blueberry. Each round one player cuts and the other chooses; then the roles switch.",
+    "Cutting: split ALL the cake that is left into groups of exactly 4 pieces that touch side by side (not just at corners). Drag across 4 pieces, or tap them one by one. Tap a piece again to take it out of the group you are making.",
+    "With a keyboard: press Tab to reach the cake, move with the arrow keys, and press Enter or Space to add a piece. Escape drops the group you are making; Backspace undoes the last group.",
+    "When every piece is in a group, press \"Cut the cake\". Undo takes back your last group; Clear all starts again. If some pieces can no longer make groups of 4, they are marked in red.",
+    "Choosing: look at the berries in each group and eat one (tap it twice, or use the list beside the cake). The team with more berries in that group gets a candle; a tie gets no candle.",
+    "A Random tile (?) shows a Mystery tile when its group is eaten, and those berries count too. Mystery tiles that have been shown stay face up for everyone.",
+    "When all the cake is eaten, the team with more candles rules Cakeland. Equal candles: a draw (with 3 players, the Mystery keeper wins).",
+    "3 players: the third player is the Mystery keeper and picks which Mystery tile goes on each Random tile that is eaten.",
+    "Solo: each round you cut all the cake, then choose 3 groups. You get a candle for each group where your team has more berries. 5 candles or more and you rule Cakeland!",
+    "Strategy variant: every Random tile shows its Mystery tile from the start, so there is no luck.",
+  ]);
   page.addBoardExtra(legend);
   page.addBoardExtra(help);
 

@@ -55,7 +55,7 @@
 //                              [data-av-constituency="name"] li[data-round]
 //   .fptp-hex.lesson-packed, .fptp-hex.lesson-cracked   constituencies the lesson marks
 
-import { SVG_NS, h, joinNames, plural } from "./ui.js";
+import { SVG_NS, h, howToPlay, joinNames, plural } from "./ui.js";
 
 // The stylesheet lives next to this module.  The production static storage rewrites the
 // path of every dynamic import to its hashed file name, even inside a string: that is how
@@ -306,20 +306,19 @@ export function createBoard(container, page) {
     h("li", {}, h("span", { class: "legend-mark", "aria-hidden": "true" }), "Leader of a constituency (solid ring: it can no longer change)"),
     h("li", { class: "legend-lesson", hidden: true }, h("span", { class: "legend-packed", "aria-hidden": "true" }), "Packed constituency (see the lesson below)"),
     h("li", { class: "legend-lesson", hidden: true }, h("span", { class: "legend-cracked", "aria-hidden": "true" }), "Cracked: a party lost it narrowly"));
-  const help = h("details", { class: "help", id: "how-to-play" },
-    h("summary", {}, "How to play"),
-    h("ul", {},
-      h("li", {}, "You are a party in an election. Each hexagon is a hex of voters; hexes of one colour with a bold border around them make a constituency. Every constituency has one City and some Large and Small Towns."),
-      h("li", {}, "On your turn you first draw budget cards until you hold (players in the game) + 2, then a news card (if they are on), then you put the battle bus on a hex without a vote counter."),
-      h("li", {}, "Then everybody picks one budget card at the same time, face down. Nobody sees what the others picked until all have picked. Your sway is your card plus the bonuses of your Permanent news cards for that hex. The highest sway wins the hex and puts a vote counter on it."),
-      h("li", {}, "Ties: the player whose turn it is wins a tie. Otherwise the tied players turn over the top card of the budget pile (a draw-off); the highest wins. All the cards played go face up onto the discard pile."),
-      h("li", {}, "Tip from the rulebook: don't waste your budget! One vote more than your rival is enough; every vote beyond that is wasted."),
-      h("li", {}, "News cards. Permanent: give it to a player (yourself too); it changes their sway in some hexes. A player holds at most 2: giving a third replaces one of theirs, and you choose which. Action: do what it says, or leave it (\"You may\"); a card you leave goes to the bottom of the news pile."),
-      h("li", {}, "Gerrymander: pay a budget card of at least the cost to move a Rural hex (with its vote counter) into a constituency of the Gerrymander Hex's colour that it touches. The map marks where it can go; if you try another hex, the page tells you which rule stops it (not Rural, not next to that colour, already that colour, across a national border, cutting hexes off from their City, joining two constituencies, or gerrymandered before)."),
-      h("li", {}, "Floods and Riots let you campaign again for a won Rural or City hex this turn (its holder gets +5 sway there). Urbanisation swaps the counters of a Rural hex and its City. Clean Slate throws away all the Permanent cards of one player."),
-      h("li", {}, "The end: when every hex is won, or when no constituency can change hands any more and every player agrees to stop. Whoever has the most counters in a constituency wins it (ties: the City, then a Large Town, then a Small Town, then a draw-off). Most constituencies wins the game; a tie goes to the most hexes won."),
-      h("li", {}, "Alternative Vote: every campaign stacks all the players' counters, highest sway on top. To win a constituency a player needs more than half its votes (or exactly half with the City); if nobody has that, the player with the fewest votes is taken out and their hexes go to the next counter down, again and again. The end screen shows both counts for every game."),
-      h("li", {}, "You may leave the game at any time (your counters stay and still count). With a mouse, click a hex; on a phone, tap a hex and tap it again (use Zoom in). With a keyboard: Tab to the map, arrow keys between hexes, Enter to choose, Escape to cancel; press 1 to 9 to pick a card and Enter to play it.")));
+  const help = howToPlay([
+    "You are a party in an election. Each hexagon is a hex of voters; hexes of one colour with a bold border around them make a constituency. Every constituency has one City and some Large and Small Towns.",
+    "On your turn you first draw budget cards until you hold (players in the game) + 2, then a news card (if they are on), then you put the battle bus on a hex without a vote counter.",
+    "Then everybody picks one budget card at the same time, face down. Nobody sees what the others picked until all have picked. Your sway is your card plus the bonuses of your Permanent news cards for that hex. The highest sway wins the hex and puts a vote counter on it.",
+    "Ties: the player whose turn it is wins a tie. Otherwise the tied players turn over the top card of the budget pile (a draw-off); the highest wins. All the cards played go face up onto the discard pile.",
+    "Tip from the rulebook: don't waste your budget! One vote more than your rival is enough; every vote beyond that is wasted.",
+    "News cards. Permanent: give it to a player (yourself too); it changes their sway in some hexes. A player holds at most 2: giving a third replaces one of theirs, and you choose which. Action: do what it says, or leave it (\"You may\"); a card you leave goes to the bottom of the news pile.",
+    "Gerrymander: pay a budget card of at least the cost to move a Rural hex (with its vote counter) into a constituency of the Gerrymander Hex's colour that it touches. The map marks where it can go; if you try another hex, the page tells you which rule stops it (not Rural, not next to that colour, already that colour, across a national border, cutting hexes off from their City, joining two constituencies, or gerrymandered before).",
+    "Floods and Riots let you campaign again for a won Rural or City hex this turn (its holder gets +5 sway there). Urbanisation swaps the counters of a Rural hex and its City. Clean Slate throws away all the Permanent cards of one player.",
+    "The end: when every hex is won, or when no constituency can change hands any more and every player agrees to stop. Whoever has the most counters in a constituency wins it (ties: the City, then a Large Town, then a Small Town, then a draw-off). Most constituencies wins the game; a tie goes to the most hexes won.",
+    "Alternative Vote: every campaign stacks all the players' counters, highest sway on top. To win a constituency a player needs more than half its votes (or exactly half with the City); if nobody has that, the player with the fewest votes is taken out and their hexes go to the next counter down, again and again. The end screen shows both counts for every game.",
+    "You may leave the game at any time (your counters stay and still count). With a mouse, click a hex; on a phone, tap a hex and tap it again (use Zoom in). With a keyboard: Tab to the map, arrow keys between hexes, Enter to choose, Escape to cancel; press 1 to 9 to pick a card and Enter to play it.",
+  ]);
   page.addBoardExtra(legend);
   page.addBoardExtra(help);
 

@@ -14,7 +14,7 @@
 //   [data-county="q,r"]                 a county group; [data-district="i"] when in a district
 //   [data-district-marker="i"]          the marker of completed district i
 
-import { SVG_NS, h, plural } from "./ui.js";
+import { SVG_NS, h, howToPlay, plural } from "./ui.js";
 
 export const DIRECTIONS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 
@@ -586,16 +586,15 @@ export function createBoard(container, page) {
     h("li", {}, h("span", { class: "legend-border", "aria-hidden": "true" }), "District border"),
     h("li", {}, h("span", { class: "legend-border legend-this-turn", "aria-hidden": "true" }), "Placed this turn"),
     h("li", {}, h("span", { class: "legend-border legend-last-turn", "aria-hidden": "true" }), "Placed last turn"));
-  const help = h("details", { class: "help" },
-    h("summary", {}, "How to play"),
-    h("ul", {},
-      h("li", {}, "Each hexagon is a county with one voter token: its party and its number of votes. You play one party; the purple counties (0 or 1 vote) are swing counties."),
-      h("li", {}, "Players take turns placing district borders on the edges between counties: the first player places 1 border, the second 2, the next 3, and from then on everyone places 4 each turn. You cannot pass, and you cannot place a border on the edge of the board or inside a finished district."),
-      h("li", {}, "A district is a closed-off group of at least 4 counties that cannot be split into two groups of 4 or more. You may never close off fewer than 4 counties. A district forms as soon as its last border is placed."),
-      h("li", {}, "The party with the most votes in a district wins it. If parties tie, the player who placed the closing border chooses which of the tied parties wins (their own, or not)."),
-      h("li", {}, "When every county is in a district, the game ends: most districts wins. A tie is broken by swing counties in the districts each player won; still tied, by the Supreme Court: the player with the fewest votes for their own party inside their own districts wins. Still tied: a shared win."),
-      h("li", {}, "Solo: in the easy game, place borders anywhere (no turns) and win as many districts as you can; tied districts are not allowed, and you can undo. In the competitive game, every district must be tied: 10 points a district, minus 1 for each border."),
-      h("li", {}, "With a mouse, point at an edge to preview it and click to place it. On a tablet or phone, tap near an edge to preview it (the nearest edge is chosen) and tap again to place it; use Zoom in on a small screen. With a keyboard: Tab to the board, arrow keys between edges, Enter or Space to place.")));
+  const help = howToPlay([
+    "Each hexagon is a county with one voter token: its party and its number of votes. You play one party; the purple counties (0 or 1 vote) are swing counties.",
+    "Players take turns placing district borders on the edges between counties: the first player places 1 border, the second 2, the next 3, and from then on everyone places 4 each turn. You cannot pass, and you cannot place a border on the edge of the board or inside a finished district.",
+    "A district is a closed-off group of at least 4 counties that cannot be split into two groups of 4 or more. You may never close off fewer than 4 counties. A district forms as soon as its last border is placed.",
+    "The party with the most votes in a district wins it. If parties tie, the player who placed the closing border chooses which of the tied parties wins (their own, or not).",
+    "When every county is in a district, the game ends: most districts wins. A tie is broken by swing counties in the districts each player won; still tied, by the Supreme Court: the player with the fewest votes for their own party inside their own districts wins. Still tied: a shared win.",
+    "Solo: in the easy game, place borders anywhere (no turns) and win as many districts as you can; tied districts are not allowed, and you can undo. In the competitive game, every district must be tied: 10 points a district, minus 1 for each border.",
+    "With a mouse, point at an edge to preview it and click to place it. On a tablet or phone, tap near an edge to preview it (the nearest edge is chosen) and tap again to place it; use Zoom in on a small screen. With a keyboard: Tab to the board, arrow keys between edges, Enter or Space to place.",
+  ]);
   // On a small screen the whole board is small: zoom in (and scroll) to place borders.
   const zoom = h("button", { type: "button", class: "button button-small board-zoom", id: "board-zoom", "aria-pressed": "false" }, "Zoom in");
   zoom.addEventListener("click", () => {

@@ -45,3 +45,10 @@ export function joinNames(names) {
 }
 
 export function fmt(n) { return Math.round(n * 100) / 100; }
+
+/** A board's "How to play" panel: one list item per rule, in the rulebook's order. */
+export function howToPlay(lines, id = "how-to-play") {
+  return h("details", { class: "help", id },
+    h("summary", {}, "How to play"),
+    h("ul", {}, ...lines.map((line) => h("li", {}, line))));
+}
