@@ -126,6 +126,30 @@ class Option:
         return not self.modes or mode_key in self.modes
 
 
+def is_int(x):
+    """A whole number (Python counts a bool as an int; a move or a map must not)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class SharedViews:
+    """For a game whose seats all see the same board (nothing hidden from one seat that
+    another sees): views differ only in ``seat`` and that seat's ``legal_moves``, so the rest,
+    ``self._view_common(state)``, is built once and shared by every view."""
+
+    def view(self, state, seat):
+        return self.views(state, [seat])[0]
+
+    def views(self, state, seats):
+        seats = list(seats)
+        for seat in seats:
+            if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
+                raise IllegalMove("bad_seat", "That seat is not part of this game.")
+        common = self._view_common(state)
+        return [{**common, "seat": seat,
+                 "legal_moves": self.legal_moves(state, seat) if seat is not None else []}
+                for seat in seats]
+
+
 class Rules:
     """Base class documenting the engine contract; games override what they need."""
 

@@ -71,7 +71,8 @@ import math
 import random
 from functools import lru_cache
 
-from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
+from games.engine.base import IllegalMove, Mode, Option, Rules, SharedViews, seat_ref
+from games.engine.base import is_int as _is_int
 from games.engine.berrymandering_data import (
     BERRY_WORDS,
     BIG_CAKE,
@@ -98,10 +99,6 @@ STANDARD, STRATEGY = "standard", "strategy"
 KEEPER = 2  # the third player's seat
 KEEPER_NAME = "Mystery keeper"
 KEEPER_NO_CANDLES = "\u2014"  # an em dash in the keeper's candles column
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def fmt_cell(cell):
@@ -385,7 +382,7 @@ def majority(berries):
     return 0 if berries[0] > berries[1] else 1
 
 
-class BerrymanderingRules(Rules):
+class BerrymanderingRules(SharedViews, Rules):
     name = GAME
     title = "Berrymandering"
     players_min = 2
@@ -734,22 +731,8 @@ class BerrymanderingRules(Rules):
         state["phase"] = "cut"
 
     # ------------------------------------------------------------------ view
-    def view(self, state, seat):
-        return self.views(state, [seat])[0]
-
-    def views(self, state, seats):
-        # Nothing a seat sees differs from what another sees except its own legal moves: the
-        # only secret, the face-down Mystery order, is in no view.
-        seats = list(seats)
-        for seat in seats:
-            if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
-                raise IllegalMove("bad_seat", "That seat is not part of this game.")
-        common = self._view_common(state)
-        return [{**common, "seat": seat,
-                 "legal_moves": self.legal_moves(state, seat) if seat is not None else []}
-                for seat in seats]
-
     def _view_common(self, state):
+        # Every seat sees this: the only secret, the face-down Mystery order, is in no view.
         geo = geometry(state)
         cells = []
         for i, (x, y) in enumerate(geo.cells):

@@ -59,6 +59,7 @@ import random
 
 from games.engine import fptp_lesson
 from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
+from games.engine.base import is_int as _is_int
 from games.engine.fptp_count import (
     count_constituencies,
     decided_constituencies,
@@ -85,10 +86,6 @@ _DEFAULT_MAP = normalise_map(DEFAULT_MAP)
 
 _LISTS = ("const_of", "gerrymandered", "stacks", "left", "budget_pile", "budget_discard",
           "news_pile", "news_discard", "bids", "votes", "old")
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _copy(state):

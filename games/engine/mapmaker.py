@@ -80,7 +80,8 @@ playing: the running count; a lost attempt, one with an untied district, scores 
 import random
 from bisect import bisect_left
 
-from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
+from games.engine.base import IllegalMove, Mode, Option, Rules, SharedViews, seat_ref
+from games.engine.base import is_int as _is_int
 from games.engine.graph import MIN_SIDE, analyse_component
 from games.engine.mapmaker_data import (
     BOARDS,
@@ -159,10 +160,6 @@ def board_for(name, tier, counties=None):
 
 def _board(state):
     return board_for(state["board"], state["tier"], state.get("counties"))
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _copy(state):
@@ -547,7 +544,7 @@ SOLO_PARTY_OPTION = Option(
 )
 
 
-class MapmakerRules(Rules):
+class MapmakerRules(SharedViews, Rules):
     name = "mapmaker"
     title = "Mapmaker: The Gerrymandering Game"
     players_min = 2
@@ -821,21 +818,6 @@ class MapmakerRules(Rules):
         return _replay(state, state["borders"][:-1])
 
     # ------------------------------------------------------------------ view & result
-    def view(self, state, seat):
-        return self.views(state, [seat])[0]
-
-    def views(self, state, seats):
-        # Mapmaker hides nothing: seats' views differ only in "seat" and "legal_moves", so
-        # the rest is built once and shared by every view.
-        seats = list(seats)
-        for seat in seats:
-            if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
-                raise IllegalMove("bad_seat", "That seat is not part of this game.")
-        common = self._view_common(state)
-        return [{**common, "seat": seat,
-                 "legal_moves": self.legal_moves(state, seat) if seat is not None else []}
-                for seat in seats]
-
     def _view_common(self, state):
         board = _board(state)
         coords = board.coords
