@@ -8,6 +8,7 @@ rulings (in their order) to one placement.
 """
 
 from games.engine.fptp_data import COLOURS, HEX_TYPE_NAMES, HEX_TYPES, MAP_LIMITS, NEWS_DECK
+from games.engine.hexgrid import connected as hex_connected
 
 # axial neighbour directions (pointy-top hexes, r grows southwards)
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -130,7 +131,7 @@ def check_map(data, deck=NEWS_DECK):
         if not coords:
             problems.append(f"{c} has no hexes.")
             continue
-        if not _connected(coords):
+        if not hex_connected(coords):
             problems.append(f"{c} is in separate pieces: every constituency must be one "
                             "connected group of hexes.")
         cities = sum(1 for x in coords if cells[x][1] == "city")
@@ -181,18 +182,6 @@ def check_map(data, deck=NEWS_DECK):
                                 f"number from 0 to {lim['max_gerrymander_hexes']}.")
     return problems
 
-
-def _connected(coords):
-    coords = set(coords)
-    start = next(iter(coords))
-    seen, todo = {start}, [start]
-    for q, r in todo:
-        for dq, dr in DIRECTIONS:
-            c = (q + dq, r + dr)
-            if c in coords and c not in seen:
-                seen.add(c)
-                todo.append(c)
-    return len(seen) == len(coords)
 
 
 def _order(data):

@@ -83,6 +83,7 @@ from bisect import bisect_left
 from games.engine.base import IllegalMove, Mode, Option, Rules, SharedViews, seat_ref
 from games.engine.base import is_int as _is_int
 from games.engine.graph import MIN_SIDE, analyse_component
+from games.engine.hexgrid import connected as hex_connected
 from games.engine.mapmaker_data import (
     BOARDS,
     NEUTRAL_TOKEN_VALUES,
@@ -476,20 +477,6 @@ def _tokens_needed(players, party, neutral):
     return parties * len(party) + len(neutral)
 
 
-def _connected(coords):
-    coords = set(coords)
-    if not coords:
-        return True
-    start = next(iter(coords))
-    seen, todo = {start}, [start]
-    for q, r in todo:
-        for dq, dr in DIRECTIONS:
-            c = (q + dq, r + dr)
-            if c in coords and c not in seen:
-                seen.add(c)
-                todo.append(c)
-    return len(seen) == len(coords)
-
 
 def map_players(data):
     """``(player counts the map can be played with, problems)``; solo is played like 2."""
@@ -512,7 +499,7 @@ def map_players(data):
                             f"play but there are {need} voter tokens: it needs exactly one "
                             "county per token.")
             ok = False
-        if not _connected(coords):
+        if not hex_connected(coords):
             problems.append(f"With {players} players the counties in play are not all "
                             "connected: every county must touch the rest of the board.")
             ok = False
