@@ -27,72 +27,17 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from games import services
 from games.engine import get_rules
 from games.engine.fptp import sway_bonus
 from games.models import Game
-from gerrymander_site.asgi import application
 
-from .helpers import make_user
+from .helpers import Watcher, game_socket, make_user
 
 RULES = get_rules("fptp")
 pytestmark = [pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
 SPECTATOR = "spectator"
-
-
-def _socket(game_id, user):
-    client = Client()
-    client.force_login(user)
-    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    return WebsocketCommunicator(application, f"/ws/games/{game_id}/",
-                                 headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)])
-
-
-class Watcher:
-    """One socket and every frame it received."""
-
-    def __init__(self, comm, game_id, who):
-        self.comm = comm
-        self.game_id = game_id
-        self.who = who
-        self.frames = []
-
-    async def until(self, pred, timeout=5):
-        for frame in self.frames:
-            if pred(frame):
-                return frame
-        while True:
-            frame = json.loads(await self.comm.receive_from(timeout=timeout))
-            self.frames.append(frame)
-            if pred(frame):
-                return frame
-
-    async def drain(self, quiet=0.3):
-        # (a receive that times out would stop the socket's application: wait for quiet)
-        while not await self.comm.receive_nothing(quiet):
-            self.frames.append(json.loads(await self.comm.receive_from()))
-
-    def state_at(self, version):
-        return next(f for f in reversed(self.frames)
-                    if f["type"] == "state" and f["game"]["version"] == version)
-
-    def comparable(self):
-        """The frames as a game-independent list: acks left out, the game's id blanked, in
-        a fixed order (frames from different sources, e.g. the lesson of the finished game
-        against a state frame asked for, may come in either order)."""
-        out = []
-        for frame in self.frames:
-            if frame["type"] == "ack":
-                continue
-            frame = json.loads(json.dumps(frame))
-            if frame["type"] == "state":
-                assert frame["game"]["id"] == self.game_id
-                frame["game"]["id"] = None
-            out.append(frame)
-        return sorted(out, key=lambda f: json.dumps(f, sort_keys=True))
 
 
 def contains_key(data, key):
@@ -220,7 +165,7 @@ async def play_two_games_side_by_side(*, players, hidden, seed, campaign_moves=1
     for game in games:
         row = []
         for who, user in [*enumerate(users), (SPECTATOR, sam)]:
-            comm = await database_sync_to_async(_socket)(game.pk, user)
+            comm = await database_sync_to_async(game_socket)(game.pk, user)
             assert (await comm.connect())[0]
             watcher = Watcher(comm, game.pk, who)
             await watcher.until(lambda f: f["type"] == "log")
