@@ -185,13 +185,15 @@ def check_map(data, deck=NEWS_DECK):
 
 
 def _order(data):
-    """The constituencies in the map's own order (kept by an earlier normalisation, else as
-    written)."""
-    order = data.get("constituency_order")
-    names = list(data["constituencies"])
-    if isinstance(order, list) and sorted(order) == sorted(names):
-        return list(order)
-    return names
+    """The constituencies in the order their hexes first come in the map's list of hexes.
+    Not the order of the "constituencies" object: PostgreSQL's jsonb reorders an object's keys,
+    and a game's state numbers constituencies by this order, so it must survive a save (of the
+    game and of the map it was made from)."""
+    order = []
+    for h in data["hexes"]:
+        if h["constituency"] not in order:
+            order.append(h["constituency"])
+    return order + sorted(c for c in data["constituencies"] if c not in order)
 
 
 def normalise_map(data):
@@ -202,9 +204,6 @@ def normalise_map(data):
                    "type": h["type"]} for h in data["hexes"]],
         "constituencies": {c: {"nation": v["nation"], "colour": v["colour"]}
                            for c, v in data["constituencies"].items()},
-        # The author's order as a list: PostgreSQL's jsonb reorders an object's keys, and the
-        # state numbers constituencies by this order.
-        "constituency_order": _order(data),
         "gerrymander_hexes": {c: data["gerrymander_hexes"].get(c, 0) for c in COLOURS},
     }
 

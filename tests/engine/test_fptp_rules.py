@@ -992,3 +992,19 @@ def test_card_counting_after_a_reshuffle():
     # once seat 1 shows an old card, one fewer of its cards is old
     s = campaign(s, 1, 10, {0: 20, 1: 45})
     assert R.view(s, 0)["seats"][1]["old_cards"] == 2
+
+
+def test_a_map_read_back_from_the_database_makes_the_same_game():
+    """PostgreSQL hands a map's "constituencies" back with its keys reordered: a game made from
+    the map as written and one replayed from the stored copy must be the same game."""
+    stored = {**DEFAULT_MAP, "constituencies": dict(sorted(
+        DEFAULT_MAP["constituencies"].items(), key=lambda kv: (len(kv[0]), kv[0])))}
+    assert list(stored["constituencies"]) != list(DEFAULT_MAP["constituencies"])
+    for seed in range(3):
+        written = R.setup({"players": 3, "map": copy.deepcopy(DEFAULT_MAP)}, seed)
+        read_back = R.setup({"players": 3, "map": stored}, seed)
+        assert written["const_of"] == read_back["const_of"]
+        assert R.view(written, None) == R.view(read_back, None)
+    # the constituencies are listed north to south, as the map lists its hexes
+    names = [c["name"] for c in R.view(written, None)["constituencies"]]
+    assert names[:3] == ["Glasgow", "Edinburgh", "Londonderry"] and names[-1] == "Plymouth"
