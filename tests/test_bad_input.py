@@ -46,6 +46,17 @@ def test_huge_ids_in_urls_are_missing_pages_not_errors(school):
     assert response.status_code == 400 and not json.loads(response.content)["ok"]
 
 
+def test_a_missing_page_is_a_page_a_student_can_read_on_a_phone(school):
+    """Not Django's bare "Not Found": the site's own page, sized for a phone, with a way back."""
+    client = Client(raise_request_exception=False)
+    client.force_login(school.ana)
+    response = client.get(f"/games/{HUGE}/")
+    text = response.content.decode()
+    assert response.status_code == 404
+    assert '<meta name="viewport"' in text and "not yours to see" in text
+    assert 'href="/"' in text or "Back to the start page" in text
+
+
 @pytest.mark.parametrize(("tables", "said"), [
     (DEEP, "nested more than"), ("[[NaN]]", "not a number JSON allows"),
     ("[[1.5]]", "whole-number id"), ("[[true]]", "whole-number id"),

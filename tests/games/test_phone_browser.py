@@ -51,12 +51,14 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server_url):
                   reverse("classrooms:assignment_results", args=[assignment.pk]),
                   reverse("classrooms:class_results", args=[classroom.pk])],
         kids[0]: [reverse("classrooms:my_games"), reverse("games:lobby"),
-                  assignment.tables.first().game.get_absolute_url()],
+                  Game.objects.get(seats__user=kids[0],
+                                   assignment_table__assignment=assignment).get_absolute_url()],
     }
     for user, paths in pages.items():
         page = phone_page(browser, live_server_url, user)
         for path in paths:
-            page.goto(path)
+            response = page.goto(path)
+            assert response.ok, (path, response.status, response.text()[:500])
             page.wait_for_load_state("networkidle")
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE["width"], f"{path} is {width} px wide on a 390 px phone"
