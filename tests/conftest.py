@@ -255,6 +255,28 @@ def allow_sync_orm_in_browser_tests(monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+def browser_page(browser, live_server_url, user=None, **context_args):
+    """A page in a fresh browser context (signed in as ``user`` when given) whose
+    ``page.errors`` collects the page's script errors and Content-Security-Policy refusals."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    context = browser.new_context(**{"base_url": live_server_url, **context_args})
+    if user is not None:
+        session = SessionStore()
+        session["_auth_user_id"] = str(user.pk)
+        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_hash"] = user.get_session_auth_hash()
+        session.create()
+        context.add_cookies([{"name": "sessionid", "value": session.session_key,
+                              "url": live_server_url}])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.on("console", lambda msg: "Content Security Policy" in msg.text
+            and page.errors.append(msg.text))
+    return page
+
+
 def wait_until(page, expression, timeout=15.0):
     """Wait until the JavaScript ``expression`` is true on ``page``.  (Playwright's
     wait_for_function evaluates a string with eval, which the site's Content-Security-Policy

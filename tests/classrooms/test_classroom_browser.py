@@ -10,7 +10,7 @@ import pytest
 from classrooms import services
 from classrooms.models import Membership
 
-from ..conftest import wait_until
+from ..conftest import browser_page, wait_until
 from ..games.test_mapmaker_browser import signed_in_page
 from .conftest import make_teacher
 
@@ -18,13 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _page(browser, live_server_url):
-    context = browser.new_context(base_url=live_server_url)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: "Content Security Policy" in msg.text
-            and page.errors.append(msg.text))
-    return page
+    return browser_page(browser, live_server_url)
 
 
 def test_roster_cards_qr_late_joiner_and_the_room(browser, live_server_url):

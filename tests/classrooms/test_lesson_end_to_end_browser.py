@@ -14,21 +14,13 @@ from classrooms import services
 from classrooms.models import Assignment, Membership
 from games.models import Game
 
-from ..conftest import wait_until
+from ..conftest import browser_page, wait_until
 from ..games.test_mapmaker_browser import play_one_action, signed_in_page, version
 from .conftest import make_teacher
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _watch_errors(page):
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: "Content Security Policy" in msg.text
-            and page.errors.append(msg.text))
-    return page
 
 
 def _no_sideways_scroll(page):
@@ -84,9 +76,8 @@ def test_a_whole_lesson_from_roster_to_results(browser, live_server_url):
                      ".startsWith('0 of 2 tables finished')")
 
     # --- Ana signs in on a phone with her card's QR code and opens her game ---------------------
-    phone = _watch_errors(browser.new_context(
-        base_url=live_server_url, viewport=PHONE, is_mobile=True, has_touch=True,
-        device_scale_factor=2).new_page())
+    phone = browser_page(browser, live_server_url, viewport=PHONE, is_mobile=True,
+                         has_touch=True, device_scale_factor=2)
     phone.goto(signin_url)
     phone.click("#signin-link-confirm")
     phone.wait_for_url("**/me/")
@@ -102,7 +93,7 @@ def test_a_whole_lesson_from_roster_to_results(browser, live_server_url):
     seat = game.seats.get(user=ana).index
 
     # --- a late joiner appears on the dashboard and is seated with one click -------------------
-    late = _watch_errors(browser.new_context(base_url=live_server_url).new_page())
+    late = browser_page(browser, live_server_url)
     late.goto("/join/")
     late.fill("#id_code", classroom.join_code)
     late.fill("#id_name", "Liam Nguyen")

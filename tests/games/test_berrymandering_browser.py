@@ -5,7 +5,6 @@ the cutter told at once why a group is refused."""
 import random
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore
 
 from games import services
 from games.engine import get_rules
@@ -13,7 +12,7 @@ from games.engine.tetromino import Region
 from games.models import Game, Move
 from games.replay import game_replay
 
-from ..conftest import wait_until
+from ..conftest import browser_page, wait_until
 from .helpers import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
@@ -29,22 +28,9 @@ def berry_game(*users, options, seed, bots=()):
 
 
 def open_page(browser, live_server_url, user, game, **context_args):
-    session = SessionStore()
-    session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-    session["_auth_user_hash"] = user.get_session_auth_hash()
-    session.create()
     # tall enough that the whole cake is on screen (the pointer works in the viewport)
-    context = browser.new_context(**{"base_url": live_server_url,
-                                     "viewport": {"width": 1280, "height": 1000},
-                                     **context_args})
-    context.add_cookies([{"name": "sessionid", "value": session.session_key,
-                          "url": live_server_url}])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: "Content Security Policy" in msg.text
-            and page.errors.append(msg.text))
+    page = browser_page(browser, live_server_url, user,
+                        **{"viewport": {"width": 1280, "height": 1000}, **context_args})
     page.goto(f"/games/{game.pk}/")
     page.wait_for_selector("#board svg.bm-board [data-cell]", state="attached")
     page.wait_for_selector("#connection-status[data-state='open']", state="attached")

@@ -8,7 +8,6 @@ import random
 import time
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore
 
 from games import services
 from games.engine import get_rules
@@ -17,7 +16,7 @@ from games.engine.fptp_map import board_for, gerrymander_problem
 from games.models import Game
 from games.replay import game_replay
 
-from ..conftest import wait_until
+from ..conftest import browser_page, wait_until
 from .helpers import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
@@ -79,21 +78,8 @@ def fptp_game(*users, options, seed, bots=()):
 
 
 def open_page(browser, live_server_url, user, game, **context_args):
-    session = SessionStore()
-    session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-    session["_auth_user_hash"] = user.get_session_auth_hash()
-    session.create()
-    context = browser.new_context(**{"base_url": live_server_url,
-                                     "viewport": {"width": 1280, "height": 1000},
-                                     **context_args})
-    context.add_cookies([{"name": "sessionid", "value": session.session_key,
-                          "url": live_server_url}])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: "Content Security Policy" in msg.text
-            and page.errors.append(msg.text))
+    page = browser_page(browser, live_server_url, user,
+                        **{"viewport": {"width": 1280, "height": 1000}, **context_args})
     page.goto(f"/games/{game.pk}/")
     page.wait_for_selector("#board svg.fptp-board [data-hex]", state="attached")
     page.wait_for_selector("#connection-status[data-state='open']", state="attached")

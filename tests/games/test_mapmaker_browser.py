@@ -3,13 +3,12 @@
 import random
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore
 
 from games.engine.mapmaker import DIRECTIONS
 from games.models import Game, Move
 from games.replay import game_replay
 
-from ..conftest import wait_until
+from ..conftest import browser_page, wait_until
 from .helpers import make_game, make_user
 
 # Also run in the embedded shape (SQLite, in-memory layer, in-process bots) by `make test`.
@@ -17,21 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.embedded, pytest.mark.django_db(t
 
 
 def signed_in_page(browser, live_server_url, user):
-    session = SessionStore()
-    session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-    session["_auth_user_hash"] = user.get_session_auth_hash()
-    session.create()
-    context = browser.new_context(base_url=live_server_url)
-    context.add_cookies([{"name": "sessionid", "value": session.session_key,
-                          "url": live_server_url}])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    # a Content-Security-Policy violation is an error of the page too
-    page.on("console", lambda msg: "Content Security Policy" in msg.text
-            and page.errors.append(msg.text))
-    return page
+    return browser_page(browser, live_server_url, user)
 
 
 def version(page):

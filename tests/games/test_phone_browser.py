@@ -3,7 +3,6 @@ border is chosen reliably by touch (a tap snaps to the nearest edge, a second ta
 zoom in on a small screen), and in landscape the board is above the fold."""
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore
 from django.urls import reverse
 
 from classrooms import services as class_services
@@ -11,7 +10,7 @@ from games.engine import get_rules
 from games.models import Game
 
 from ..classrooms.conftest import join, make_teacher
-from ..conftest import wait_until
+from ..conftest import browser_page, wait_until
 from .helpers import make_game, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,19 +19,8 @@ PHONE = {"width": 390, "height": 844}
 
 
 def phone_page(browser, live_server_url, user, viewport=PHONE):
-    session = SessionStore()
-    session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-    session["_auth_user_hash"] = user.get_session_auth_hash()
-    session.create()
-    context = browser.new_context(base_url=live_server_url, viewport=viewport, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2)
-    context.add_cookies([{"name": "sessionid", "value": session.session_key,
-                          "url": live_server_url}])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    return page
+    return browser_page(browser, live_server_url, user, viewport=viewport, is_mobile=True,
+                        has_touch=True, device_scale_factor=2)
 
 
 def test_no_page_scrolls_sideways_on_a_phone(browser, live_server_url):

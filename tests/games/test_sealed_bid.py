@@ -9,16 +9,14 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from classrooms import selectors as class_selectors
 from classrooms import services as class_services
 from games import bot_runner, services
 from games.engine import get_rules
 from games.models import Game, Move
-from gerrymander_site.asgi import application
 
-from .helpers import make_user
+from .helpers import game_socket, make_user
 
 RULES = get_rules("sealedbid")
 
@@ -122,16 +120,6 @@ def test_a_bot_decides_from_its_seats_view_only(three, monkeypatch):
     assert RULES.view(other, 2) == view
 
 
-def _socket(game_id, user):
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    return WebsocketCommunicator(application, f"/ws/games/{game_id}/",
-                                 headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)])
-
-
 async def _frames_until(comm, pred, timeout=5):
     seen = []
     while True:
@@ -148,7 +136,7 @@ async def test_three_sockets_bid_at_once_without_a_stale_error_and_learn_nothing
     ana, ben, eve = await database_sync_to_async(
         lambda: (make_user("ana"), make_user("ben"), make_user("eve")))()
     game = await database_sync_to_async(sealed_game)(ana, ben, eve)
-    comms = [await database_sync_to_async(_socket)(game.pk, u) for u in (ana, ben, eve)]
+    comms = [await database_sync_to_async(game_socket)(game.pk, u) for u in (ana, ben, eve)]
     for comm in comms:
         assert (await comm.connect())[0]
         await _frames_until(comm, lambda f: f["type"] == "log")

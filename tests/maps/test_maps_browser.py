@@ -13,14 +13,13 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.sessions.backends.db import SessionStore
 
 from classrooms import services as class_services
 from classrooms.models import Membership, StudentAccount
 from games.engine import get_rules
 from games.models import Game, GameMap
 
-from ..conftest import wait_until
+from ..conftest import browser_page, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,20 +37,8 @@ def _user(username, **extra):
 
 
 def signed_in_page(browser, live_server_url, user):
-    session = SessionStore()
-    session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-    session["_auth_user_hash"] = user.get_session_auth_hash()
-    session.create()
-    context = browser.new_context(base_url=live_server_url)
-    context.add_cookies([{"name": "sessionid", "value": session.session_key,
-                          "url": live_server_url}])
-    page = context.new_page()
+    page = browser_page(browser, live_server_url, user)
     page.set_default_timeout(TIMEOUT_MS)
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: "Content Security Policy" in msg.text
-            and page.errors.append(msg.text))
     return page
 
 
