@@ -598,12 +598,16 @@ def current_groups(kn):
     return out
 
 
+SMALL_CAKE_CELLS = 36  # the rulebook's cake
+
+
 def random_cut(kn, rng):
     """A random complete cut of the uneaten cells (group masks)."""
     board = kn.board
-    if board.n <= 64:
+    if board.n <= SMALL_CAKE_CELLS:
         return _find_lists(board.by_low, kn.free, {}, rng)
-    # a big map: the engine's search, which prunes and restarts, never gets stuck
+    # A bigger map (a state's outline has awkward corners): the engine's search, which prunes
+    # and restarts, never gets stuck; the plain search above can take seconds there.
     region = region_for(tuple(board.cells))
     mask = region.mask_of(board.cells[i] for i in board.ids(kn.free))
     index = {c: i for i, c in enumerate(board.cells)}
