@@ -68,6 +68,14 @@ class Game(models.Model):
     def is_open(self):
         return self.status == self.Status.WAITING
 
+    @property
+    def map_name(self):
+        """The name of the state map the game is played on, as it was when the game was made
+        ("" on the game's own board)."""
+        ref = (self.options or {}).get("map_ref")
+        name = ref.get("name") if isinstance(ref, dict) else None
+        return name if isinstance(name, str) else ""
+
 
 class Seat(models.Model):
     """One place at the table: a user, a bot of some level, or (while waiting) nobody."""

@@ -213,6 +213,13 @@ def test_an_assignment_on_a_map_gives_every_table_the_map(settings):
     for game in games:
         assert game.options["map_ref"]["id"] == game_map.pk
         assert game.state["map"]["cells"] == SMALL["cells"]
+    # the player's page says which map the game is on
+    from django.test import Client
+
+    player = Client()
+    player.force_login(games[0].seats.first().user)
+    page = player.get(games[0].get_absolute_url()).content.decode()
+    assert '<span id="game-map">on Tiny</span>' in page
 
 
 @pytest.mark.django_db
