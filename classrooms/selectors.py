@@ -299,7 +299,7 @@ def game_summaries(game, seats):
 def _figure(value):
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return value
+    return "" if value is None else value
 
 
 def summary_text(items):

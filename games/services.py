@@ -115,6 +115,19 @@ def game_create(*, kind, options, created_by=None, seats=None, seed=None, lobby=
     return game
 
 
+def game_again(*, game_id, user):
+    """A new solo game on the same map and deal as finished solo game ``game_id`` of
+    ``user``'s ("Try this map again"): same options, same seed.  ``GameError`` otherwise."""
+    game = Game.objects.filter(pk=game_id).first()
+    seats = list(game.seats.all()) if game is not None else []
+    if game is None or len(seats) != 1 or seats[0].user_id != user.pk:
+        raise GameError("Only your own solo games can be played again.", code="not_your_game")
+    if game.status != Game.Status.FINISHED:
+        raise GameError("Finish this game before you try its map again.", code="not_finished")
+    return game_create(kind=game.kind, options=game.options, created_by=user, lobby=True,
+                       seats=[SeatSpec(user=user)], seed=game.seed)
+
+
 def _lobby_caps_check(*, user, bot_only):
     """One student's lobby games must not crowd out everyone else's (bots think on shared
     workers): a few games going at once, fewer of them bots-only, and so many a day."""

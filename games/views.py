@@ -98,6 +98,8 @@ def game_detail(request, game_id):
             "ws_path": f"/ws/games/{game.pk}/",
             # joining follows the watching rules, checked above
             "can_join": game.is_open and frame["seat"] is None,
+            # a solo player may play the same map and deal again once it is over
+            "can_again": frame["seat"] is not None and len(frame["seats"]) == 1,
             # the share link, for whoever may already share it (a player or the creator)
             "share_url": request.build_absolute_uri(
                 f"{game.get_absolute_url()}?key={game.share_key}")
@@ -116,4 +118,18 @@ def game_join(request, game_id):
         services.seat_take(game_id=game.pk, user=request.user)
     except services.GameError as exc:
         messages.error(request, exc.message)
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def game_again(request, game_id):
+    """"Try this map again" on a finished solo game: the same map and deal, from the start."""
+    try:
+        game = services.game_again(game_id=game_id, user=request.user)
+    except services.GameError as exc:
+        if exc.code == "not_your_game":
+            raise Http404("There is no such game.") from exc  # the same answer as a missing one
+        messages.error(request, exc.message)
+        return redirect("games:detail", game_id=game_id)
     return redirect(game)

@@ -149,6 +149,8 @@ EXPECTED = {
     "games:detail": ("get", None, game_of_class_a(200)),
     # the game is full and started: whoever may join is told so (an error flash), never seated
     "games:join": ("post", None, game_of_class_a(Redirect(_game_page, "error"))),
+    # "Try this map again" is for one's own finished solo game: a class table is nobody's
+    "games:again": ("post", None, {"anonymous": LOGIN, **dict.fromkeys(SIGNED_IN, 404)}),
     "games:learn": ("post", None, {"anonymous": LOGIN, **dict.fromkeys(SIGNED_IN, 302)}),
     "api-game": ("get", None, game_of_class_a(200, anonymous=403)),
     # a move reaches the move service only for a seated player (it refuses this illegal move:

@@ -2,6 +2,7 @@
 guide beside the board, step by step, to the end, well inside three minutes."""
 
 import random
+import re
 import time
 
 import pytest
@@ -35,4 +36,17 @@ def test_a_guided_first_game_from_the_lobby_to_the_end(browser, live_server_url)
     page.wait_for_selector("#guide h2:has-text('Well done')")
     assert "that is gerrymandering" in page.inner_text("#guide-text")
     assert {"1", "2", "6"} <= steps
+    # the solo result: the score, no one-row ranking, nothing reading "null", and the same map
+    # and deal to try again
+    result = page.inner_text("#result")
+    assert "null" not in result and "undefined" not in result
+    assert page.locator("#result #ranking").count() == 0
+    assert page.locator("#result #result-figures").count() == 1
+    page.click("#result #again-button")
+    page.wait_for_url(re.compile(rf"/games/(?!{game.pk}/)\d+/$"))
+    again = Game.objects.exclude(pk=game.pk).get(created_by=ana)
+    assert (again.seed, again.options) == (game.seed, game.options)
+    assert again.state["party_at"] == Game.objects.get(pk=game.pk).state["party_at"]
+    page.wait_for_selector("#board svg [data-edge]", state="attached")
+    assert page.locator("body[data-over='true']").count() == 0
     assert page.errors == []

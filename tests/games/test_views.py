@@ -2,6 +2,7 @@
 
 import pytest
 
+from games.engine import get_rules
 from games.models import Game
 
 from .helpers import make_user
@@ -115,3 +116,32 @@ def test_admin_cannot_edit_games_behind_the_services_back(admin_client):
     game.refresh_from_db()
     assert game.status == Game.Status.WAITING
     assert admin_client.get("/admin/games/move/").status_code == 200
+
+
+def test_try_this_map_again_deals_the_same_solo_game_afresh(client):
+    ana, ben = make_user("ana"), make_user("ben")
+    client.force_login(ana)
+    client.post("/games/", {"game": "mapmaker:solo-easy", "bots": ""})
+    game = Game.objects.get()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="again-form"' in page and "Try this map again" in page
+    # not before the end
+    response = client.post(f"/games/{game.pk}/again/", follow=True)
+    assert "Finish this game before you try its map again." in response.content.decode()
+    assert Game.objects.count() == 1
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    response = client.post(f"/games/{game.pk}/again/")
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{again.pk}/"
+    assert (again.kind, again.options, again.seed) == (game.kind, game.options, game.seed)
+    assert again.state == get_rules("mapmaker").setup(game.options, game.seed)  # the same deal
+    assert [s.user for s in again.seats.all()] == [ana] and again.status == Game.Status.ACTIVE
+    # someone else's game, or a game with a table of players, has no "again"
+    client.force_login(ben)
+    assert client.post(f"/games/{game.pk}/again/").status_code == 404
+    client.post("/games/", {"game": "mapmaker:2", "bots": "easy"})
+    table = Game.objects.get(created_by=ben)
+    assert 'id="again-form"' not in client.get(f"/games/{table.pk}/").content.decode()
+    Game.objects.filter(pk=table.pk).update(status=Game.Status.FINISHED)
+    assert client.post(f"/games/{table.pk}/again/").status_code == 404
+    assert Game.objects.count() == 3

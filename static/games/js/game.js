@@ -110,7 +110,10 @@ export async function startGame(options = {}) {
   // An engine names a player "{seat:N}" (see the engine contract); the table knows the name.
   const fillNames = (text) => String(text).replace(/\{seat:(\d+)\}/g, (_, n) => seatName(Number(n)));
   // A yes-or-no figure of the game's summary reads as words.
-  const figure = (value) => (typeof value === "boolean" ? (value ? "yes" : "no") : String(value));
+  const figure = (value) => {
+    if (value === null || value === undefined) return "\u2013";  // not counted (yet)
+    return typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
+  };
   const status = () => ({
     mySeat: mySeat(), myTurn: myTurn(), busy: isBusy(), connected: connState === "open",
     over: isOver(), canAct: myTurn() && connState === "open" && !isBusy(),
@@ -417,6 +420,9 @@ export async function startGame(options = {}) {
     }
     const extra = board.resultDetail ? board.resultDetail(game) : null;
     if (extra) nodes.push(extra);
+    // A solo player may play the same map and deal again (the server renders that form).
+    const again = solo ? document.getElementById("again-form") : null;
+    if (again) { again.hidden = false; nodes.push(again); }
     nodes.push(h("p", {}, h("a", { class: "button", href: root.dataset.lobbyUrl || "/games/" }, "Play another game")));
     els.result.replaceChildren(...nodes);
     els.result.hidden = false;
