@@ -70,4 +70,61 @@ def test_a_student_follows_seat_changes_and_a_pause_without_reloading(browser, l
     desk.click("#resume-all")
     page.wait_for_selector("#pause-overlay[hidden]", state="attached")
     page.wait_for_selector("#seat-notice[data-kind='resumed']")
+    assert "Resumed" in page.inner_text("#seat-notice")
+    # ... and the notice fades away by itself
+    page.wait_for_selector("#seat-notice.fading", state="attached", timeout=5000)
+    page.wait_for_selector("#seat-notice", state="hidden", timeout=5000)
     assert page.errors == [] and desk.errors == []
+
+
+def test_turn_alerts_in_the_tab_and_an_optional_sound(browser, live_server_url):
+    import random
+
+    from games.models import Game
+
+    teacher = make_teacher("ms_t", "Ms T")
+    ana = make_user("ana_t", name="Ana")
+    classroom = services.classroom_create(teacher=teacher, name="8T")
+    join(classroom, ana)
+    assignment = services.assignment_create(
+        classroom=classroom, title="Turns", kind="mapmaker", mode="2", table_size=2,
+        grouping="random", bot_level="easy")
+    game = assignment.tables.get().game
+    Game.objects.filter(pk=game.pk).update(created_at=game.created_at.replace(year=2000))
+    page = signed_in_page(browser, live_server_url, ana)
+    # count the tones the page plays (a test cannot listen)
+    page.add_init_script("""
+        window.__tones = 0;
+        const Real = window.AudioContext;
+        window.AudioContext = class extends Real {
+          createOscillator() { window.__tones += 1; return super.createOscillator(); }
+        };""")
+    page.goto(game.get_absolute_url())
+    page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    assert not page.is_checked("#turn-sound")  # off unless the student asks for it
+    page.check("#turn-sound")
+    assert page.evaluate("localStorage.getItem('gerrymander-turn-sound')") == "on"
+    tones = page.evaluate("window.__tones")
+    assert tones == 1  # ticking the box plays the tone once, so the student knows it
+
+    # her turn: the tab says so; she plays, the bot plays, and her next turn sounds
+    wait_until(page, "document.body.dataset.myTurn === 'true' && document.body.dataset.busy === 'false'",
+               timeout=30)
+    assert page.title().startswith("\u25cf Your turn")
+    rng = random.Random(3)
+    while play_one_action(page, rng):
+        pass
+    wait_until(page, "document.body.dataset.myTurn === 'true'", timeout=30)
+    wait_until(page, f"window.__tones > {tones}")
+    assert page.title().startswith("\u25cf Your turn")
+
+    # My games counts the games waiting for her, in the tab too
+    me = signed_in_page(browser, live_server_url, ana)
+    me.goto(reverse("classrooms:my_games"))
+    me.wait_for_selector(f"#my-games li[data-game-id='{game.pk}'][data-state='your_turn']")
+    assert me.title().startswith("\u25cf Your turn (1)")
+    # ... and the sound stays on for her next visit
+    page.reload()
+    page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    assert page.is_checked("#turn-sound")
+    assert page.errors == [] and me.errors == []

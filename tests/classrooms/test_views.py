@@ -361,3 +361,11 @@ def test_assignment_form_refuses_no_bots_with_empty_seats(client, school):
     assert ("Choose a bot level to fill the 1 empty seat, or change the table size."
             in response.content.decode())
     assert not Assignment.objects.filter(title="Odd").exists()
+
+
+def test_the_lobby_calls_an_assigned_game_by_its_assignment_and_table(client, school):
+    client.force_login(school.ana)
+    page = client.get(reverse("games:lobby")).content.decode()
+    row = page[page.index(f'data-game-id="{school.game.pk}"'):]
+    row = row[:row.index("</li>")]
+    assert "Lesson 1 - table 1" in row and "Mapmaker" not in row.split("</strong>")[0]
