@@ -122,7 +122,7 @@ def test_turn_alerts_in_the_tab_and_an_optional_sound(browser, live_server_url):
     me = signed_in_page(browser, live_server_url, ana)
     me.goto(reverse("classrooms:my_games"))
     me.wait_for_selector(f"#my-games li[data-game-id='{game.pk}'][data-state='your_turn']")
-    assert me.title().startswith("\u25cf Your turn (1)")
+    wait_until(me, "document.title.startsWith('\u25cf Your turn (1)')")
     # ... and the sound stays on for her next visit
     page.reload()
     page.wait_for_selector("#connection-status[data-state='open']", state="attached")
