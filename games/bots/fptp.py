@@ -821,11 +821,38 @@ class SearchBot(ThinkingBot):
     deep = False  # opponents modelled as medium (True) or easy (False)
     counting = False  # remembers which cards the last reshuffle put in the pile
     keeps = 0.0  # how strongly it expects the others to have kept high cards
+    crowd_candidates = None  # hexes compared with three or more players (else the same)
+    plain_model = False  # the deep model's others imagine hands as the medium bot does
+    spend = 1.0  # share of the time left that the hex comparison may use
 
     def guesses(self, view, seat, rng):
         return sample_hands(_rules(), view, seat, rng, self.samples, self.counting, self.keeps)
 
-    def opponent_sways(self, pos, g, seat, guesses):
+    def imagined(self, view, seat, rng, guesses):
+        """The hands each other seat may imagine the rest to hold (for the deep model): my
+        hand is unknown to them, so it is dealt at random from what I cannot have seen."""
+        if not self.deep:
+            return None
+        if self.plain_model:
+            # the medium bot neither counts cards nor expects kept high cards
+            base = sample_hands(_rules(), view, seat, rng, self.model_samples, False, 0.0)
+            out = []
+            for hands, pile in base:
+                pool = pile + hands[seat]
+                rng.shuffle(pool)
+                imagined = list(hands)
+                imagined[seat] = sorted(pool[: len(hands[seat])])
+                out.append(imagined)
+            return out
+        out = []
+        for hands, pile in guesses[: self.model_samples]:
+            imagined = list(hands)
+            imagined[seat] = sorted(pile[: len(hands[seat])]) if len(pile) >= \
+                len(hands[seat]) else hands[seat]
+            out.append(imagined)
+        return out
+
+    def opponent_sways(self, pos, g, seat, guesses, imagined=None):
         """Per guess: the other bidders' (seat, sway) under this level's opponent model."""
         if not self.deep:
             return [easy_sways(pos, g, hands, exclude=seat) for hands, _pile in guesses]
@@ -833,13 +860,7 @@ class SearchBot(ThinkingBot):
         for o in pos.bidders():
             if o == seat:
                 continue
-            samples = []
-            for hands, pile in guesses[: self.model_samples]:
-                # what o imagines: my hand is unknown to o, so a random one
-                imagined = list(hands)
-                imagined[seat] = sorted(pile[: len(hands[seat])]) if len(pile) >= \
-                    len(hands[seat]) else hands[seat]
-                samples.append(easy_sways(pos, g, imagined))
+            samples = [easy_sways(pos, g, hands) for hands in imagined]
             tables[o] = Table(pos, g, o, samples)
         out = []
         for hands, _pile in guesses:
@@ -854,18 +875,23 @@ class SearchBot(ThinkingBot):
         g = pos.group_of(pos.board.index[tuple(view["bus"])],
                          (view["recampaign"] or {}).get("bonus", 0))
         guesses = self.guesses(view, seat, rng)
-        opp = self.opponent_sways(pos, g, seat, guesses)
+        opp = self.opponent_sways(pos, g, seat, guesses, self.imagined(view, seat, rng, guesses))
         return {"type": "bid", "card": best_card(pos, g, seat, pos.hand, opp)[1]}
 
     def campaign(self, pos, view, seat, moves, rng, deadline):
         groups = pos.groups()
         ranked = sorted(groups, key=lambda g: (-g.mystake, -TYPE_RANK[g.htype], g.hexes[0]))
+        now = time.perf_counter()
+        stop = now + self.spend * (deadline - now)
         guesses = self.guesses(view, seat, rng)
+        imagined = self.imagined(view, seat, rng, guesses)
         best = None
-        for g in ranked[: self.hex_candidates]:
-            if best is not None and time.perf_counter() > deadline:
+        wide = self.hex_candidates if pos.n == 2 or self.crowd_candidates is None \
+            else self.crowd_candidates
+        for g in ranked[:wide]:
+            if best is not None and time.perf_counter() > stop:
                 break
-            opp = self.opponent_sways(pos, g, seat, guesses)
+            opp = self.opponent_sways(pos, g, seat, guesses, imagined)
             u, _card = best_card(pos, g, seat, pos.hand, opp)
             if best is None or u > best[0] + 1e-12:
                 best = (u, g)
@@ -891,13 +917,22 @@ class MediumBot(SearchBot):
 class HardBot(SearchBot):
     """Hard: like the medium bot it imagines many possible hands for the others, but it
     expects them to be clever too: each of them, in its imagination, weighs every card the
-    way the medium bot does.  So it predicts when the others will save a card or fight for
-    a hex, and answers that.  It compares its six most important hexes before campaigning.
-    It keeps helpful news cards, gives harmful ones to the leader, and pays for a gerrymander
-    or a Clean Slate when the gain is worth more than the card."""
+    way the medium bot does, guessing the other hands as the medium bot guesses them.  So it
+    predicts when the others will save a card or fight for a hex, and answers that.  It also
+    counts cards: it remembers which cards went into the draw pile when it was last
+    shuffled, so it knows which older cards the others must still hold, and it expects them
+    to have kept their high cards.  Before campaigning it compares every hex it could
+    choose against one other player, but only its two most important hexes at a bigger
+    table (there a wider choice picks hexes that only look cheap).  It keeps helpful news
+    cards, gives harmful ones to the leader, and pays for a gerrymander or a Clean Slate
+    when the gain is worth more than the card."""
 
     samples = 120
     model_samples = 80
-    hex_candidates = 6
+    hex_candidates = 99  # every hex
+    crowd_candidates = 2
     deep = True
     counting = True
+    keeps = 3.0
+    plain_model = True
+    spend = 0.5  # leaves room for a busy machine within the deadline
