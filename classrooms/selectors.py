@@ -4,6 +4,8 @@ Rows are plain JSON-safe dicts: the same dict renders the first page load (templ
 every live update (socket frame -> a few lines of JS).
 """
 
+import math
+
 from django.urls import reverse
 
 from classrooms.models import (
@@ -651,6 +653,12 @@ def role_of(user):
 
 # --- the class debrief --------------------------------------------------------------------
 
+def whole_percent(share):
+    """``share`` (0..1) as a whole percent, halves rounded up as the game page's script
+    rounds them (Python's round() would make 12.5% read 12 here and 13 on the game page)."""
+    return math.floor(float(share) * 100 + 0.5)
+
+
 def debrief(*, assignment):
     """Every table of an assignment side by side, for the projector after the lesson.
 
@@ -703,6 +711,8 @@ def debrief(*, assignment):
     measured = [r for r in rows if r["gallagher"] is not None]
     most = min(measured, key=lambda r: r["gallagher"]) if measured else None
     least = max(measured, key=lambda r: r["gallagher"]) if measured else None
+    if most is not None and most["gallagher"] == least["gallagher"]:
+        most = least = None  # equally proportional maps: none stands out
     return {
         "tables": rows,
         "most_proportional": most["table"] if most else None,
@@ -724,14 +734,14 @@ def _debrief_questions(rows):
                           "seats": round(p["seat_share"] * 100), "unit": r["unit"]["many"]})
         r, p = max(parties, key=lambda rp: rp[1]["wasted_share"])
         questions.append({"kind": "wasted", "table": r["table"], "party": p["name"],
-                          "wasted": p["wasted"], "share": round(p["wasted_share"] * 100),
+                          "wasted": p["wasted"], "share": whole_percent(p["wasted_share"]),
                           "packed": p["packed"], "cracked": p["cracked"],
                           "unit": r["unit"]["one" if p["packed"] == 1 else "many"]})
     ranked = [(r, p) for r, p in parties if p["at_least"] is not None and p["seats"]]
     if ranked:
         r, p = min(ranked, key=lambda rp: rp[1]["at_least"])
         questions.append({"kind": "ensemble", "table": r["table"], "party": p["name"],
-                          "seats": p["seats"], "share": round(p["at_least"] * 100),
+                          "seats": p["seats"], "share": whole_percent(p["at_least"]),
                           "unit": r["unit"]["many"]})
     elif parties:
         r, p = max(parties, key=lambda rp: rp[1]["seats"])

@@ -2,6 +2,8 @@
 
 from django import template
 
+from classrooms.selectors import whole_percent
+
 register = template.Library()
 
 
@@ -17,6 +19,6 @@ def bar(share, width=200):
 @register.filter
 def percent(share):
     try:
-        return f"{round(float(share) * 100)}%"
+        return f"{whole_percent(share)}%"
     except (TypeError, ValueError):
         return ""

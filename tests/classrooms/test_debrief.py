@@ -1,6 +1,7 @@
 """The class debrief: every table's lesson side by side, with the games' own numbers."""
 
 import json
+import random
 
 import pytest
 from django.urls import reverse
@@ -40,7 +41,59 @@ def test_the_debrief_shows_each_tables_own_lesson(client, settings):
     text = page.content.decode()
     assert page.status_code == 200 and "To talk about" in text and 'id="names-toggle"' in text
     shown = [p for p in lesson.lesson["parties"]]
-    assert f'{round(shown[0]["vote_share"] * 100)}%' in text
+    assert f'{selectors.whole_percent(shown[0]["vote_share"])}%' in text
     assert "Still playing" in text
     assert text.count('class="anon-name"') == 4 and text.count('class="real-name"') == 4
     json.dumps(data)
+
+
+def test_percents_read_the_same_as_on_the_game_page():
+    # the game page's script rounds halves up; Python's round() would round 12.5 down
+    assert [selectors.whole_percent(x) for x in (0.125, 0.135, 0.005, 0.0, 1.0, 0.994)] == \
+        [13, 14, 1, 0, 100, 99]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_most_and_least_proportional_tables_are_marked(client, settings):
+    from .conftest import build_school
+
+    settings.LESSON_RUNNER = "sync"
+    school = build_school()
+    join(school.class_a, *[make_user(n, name=n.title()) for n in ("cara", "dan", "eli", "fay")])
+    # three parties, so that maps differ in how proportional they are
+    assignment = services.assignment_create(
+        classroom=school.class_a, title="Two maps", kind="mapmaker", mode="3", table_size=3,
+        grouping="random", bot_level="")
+    tables = list(assignment.tables.select_related("game"))
+    assert len(tables) == 2
+    for seed, table in enumerate(tables):
+        play_to_end(table.game, random.Random(seed))
+    data = selectors.debrief(assignment=assignment)
+    gallagher = {row["table"]: row["gallagher"] for row in data["tables"]}
+    assert None not in gallagher.values() and len(set(gallagher.values())) == 2
+    assert data["most_proportional"] == min(gallagher, key=gallagher.get)
+    assert data["least_proportional"] == max(gallagher, key=gallagher.get)
+    client.force_login(school.teach_a)
+    text = client.get(reverse("classrooms:assignment_debrief", args=[assignment.pk])).content.decode()
+    for which, table in (("most", data["most_proportional"]), ("least", data["least_proportional"])):
+        card = text[text.index(f'data-table="{table}"'):]
+        card = card[:card.index("</section>")]
+        assert f'data-proportional="{which}"' in card
+    assert text.count('data-proportional="most"') == text.count('data-proportional="least"') == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_equally_proportional_tables_mark_none(settings):
+    from .conftest import build_school
+
+    settings.LESSON_RUNNER = "sync"
+    school = build_school()
+    join(school.class_a, make_user("cara", name="Cara"), make_user("dan", name="Dan"))
+    assignment = services.assignment_create(
+        classroom=school.class_a, title="Same maps", kind="mapmaker", mode="2", table_size=2,
+        grouping="random", bot_level="")
+    for table in assignment.tables.select_related("game"):
+        play_to_end(table.game, random.Random(0))
+    data = selectors.debrief(assignment=assignment)
+    assert len({row["gallagher"] for row in data["tables"]}) == 1  # the same play, the same map
+    assert data["most_proportional"] is None and data["least_proportional"] is None
