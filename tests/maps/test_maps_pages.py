@@ -124,3 +124,22 @@ def test_staff_change_unpublish_and_delete_on_the_map_page(staff):
     assert not game_map.published
     staff.post(url, {"action": "delete"})
     assert not GameMap.objects.filter(pk=game_map.pk).exists()
+
+
+def test_staff_upload_a_map_data_file_on_the_page(staff):
+    from games.engine.fptp_data import DEFAULT_MAP
+
+    islands = {**DEFAULT_MAP, "name": "My islands"}
+    response = staff.post("/maps/new/", {
+        "action": "publish", "d-kind": "fptp", "d-name": "My islands",
+        "d-data_file": SimpleUploadedFile("islands.json", json.dumps(islands).encode(),
+                                          content_type="application/json")})
+    game_map = GameMap.objects.get(kind="fptp", slug="my-islands")
+    assert response.status_code == 302 and response["Location"] == f"/maps/{game_map.pk}/"
+    assert game_map.published and len(game_map.data["hexes"]) == len(DEFAULT_MAP["hexes"])
+    # a file that is not map data is refused on its field, and nothing is saved
+    html = staff.post("/maps/new/", {
+        "action": "publish", "d-kind": "fptp", "d-name": "Broken",
+        "d-data_file": SimpleUploadedFile("broken.json", b"{not json")}).content.decode()
+    assert "not valid JSON" in html
+    assert not GameMap.objects.filter(slug="broken").exists()
