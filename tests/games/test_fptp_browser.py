@@ -259,6 +259,22 @@ def test_two_students_and_a_bot_play_a_whole_game_with_news_cards(browser, live_
     pages = [open_page(browser, live_server_url, user, game) for user in (ana, ben)]
     ana_page, ben_page = pages
     board = board_for(game.state["map"])
+    # constituencies in their colours, with bold borders between them and the nations'
+    pairs = {(min(i, j), max(i, j)) for i in range(board.size) for j in board.nbrs[i]}
+    across_nations = sum(board.nation[i] != board.nation[j] for i, j in pairs)
+    across_constituencies = sum(board.nation[i] == board.nation[j] and
+                                board.home[i] != board.home[j] for i, j in pairs)
+    colours = {"green": "#cfe8c4", "orange": "#f8d3a6", "yellow": "#f5e89a", "grey": "#d9dbe0"}
+    for page in pages:
+        fills = page.eval_on_selector_all(
+            "[data-hex]", "ns => ns.map(n => [n.dataset.colour, n.querySelector('polygon.hex')"
+                          ".getAttribute('fill')])")
+        assert fills and all(fill == colours[colour] for colour, fill in fills)
+        assert page.locator("svg.fptp-board .const-line").count() == across_constituencies > 0
+        assert page.locator("svg.fptp-board .nation-line").count() == across_nations > 0
+        widths = page.evaluate("""() => ['.const-line', '.nation-line'].map((s) => parseFloat(
+            getComputedStyle(document.querySelector('svg.fptp-board ' + s)).strokeWidth))""")
+        assert min(widths) >= 2, widths  # bold lines, not the hexes' hairlines
     for page in pages:
         assert page.locator("[data-hex]").count() == 20
         assert page.locator("[data-const-mark]").count() == 7
@@ -349,6 +365,18 @@ def test_two_students_and_a_bot_play_a_whole_game_with_news_cards(browser, live_
                Driver(ben_page, 1, random.Random(16), declines=1)]
     moves = play_to_end(drivers, game)
     game = check_the_end(ana_page, game)
+    # the lesson marks its packed and cracked constituencies on the map, hex by hex
+    lesson = RULES.lesson(game.state)
+    ana_page.wait_for_selector("#lesson:not([hidden])")
+    wait_until(ana_page, "!document.querySelector('#fptp-legend .legend-lesson').hidden")
+    for kind, marked in (("packed", lambda d: d["packed"] is not None),
+                         ("cracked", lambda d: bool(d["cracked"]))):
+        expected = sorted(f"{q},{r}" for d in lesson["districts"] if marked(d)
+                          for q, r in d["cells"])
+        shown = sorted(ana_page.eval_on_selector_all(
+            f"svg.fptp-board [data-hex].lesson-{kind}", "ns => ns.map(n => n.dataset.hex)"))
+        assert shown == expected, kind
+    assert any(d["packed"] is not None or d["cracked"] for d in lesson["districts"])
     assert game.status == Game.Status.FINISHED
     handled = [what for d in drivers for what, _ in d.handled]
     # Permanent cards given, Floods used, Clean Slate paid for and aimed, a card left
