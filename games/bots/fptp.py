@@ -10,9 +10,11 @@
   it the best expected result, counting what the card is still worth later.  It compares its
   best few hexes the same way before it campaigns, and pays for a gerrymander or Clean Slate
   when the gain is worth the card.
-- hard: like medium, but it assumes the others think like medium (each one expecting
-  everybody else to bid like the easy bot), so it predicts cleverer opponents and answers
-  them; it also compares more hexes.
+- hard: like medium, but it assumes the others think like medium (each one guessing hands
+  as medium does and expecting everybody else to bid like the easy bot), so it predicts
+  cleverer opponents and answers them.  It counts cards and expects the others to have kept
+  high ones.  It compares every hex against one opponent, and only its two most important
+  hexes at a bigger table.
 
 The position is read from the seat's view only.  ``Position`` turns it into per-constituency
 vote counts; the chance of each player winning a constituency is counted exactly over every
@@ -923,7 +925,7 @@ class HardBot(SearchBot):
     shuffled, so it knows which older cards the others must still hold, and it expects them
     to have kept their high cards.  Before campaigning it compares every hex it could
     choose against one other player, but only its two most important hexes at a bigger
-    table (there a wider choice picks hexes that only look cheap).  It keeps helpful news
+    table (comparing them all there won no more games and costs time).  It keeps helpful news
     cards, gives harmful ones to the leader, and pays for a gerrymander or a Clean Slate
     when the gain is worth more than the card."""
 
