@@ -4,6 +4,8 @@ Each test fails on the code before its fix.
 """
 
 import json
+import math
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -455,7 +457,9 @@ async def test_a_flood_of_frames_is_slowed_then_closed(socket_school):
 
     s = socket_school
     comm = await open_game_socket(s.game.pk, s.cookie)
-    for _ in range(sockets.MESSAGE_BURST + sockets.FLOOD_CLOSE_AFTER + 5):
+    started = time.monotonic()
+    flood = sockets.MESSAGE_BURST + sockets.FLOOD_CLOSE_AFTER + 5
+    for _ in range(flood):
         await comm.send_to(text_data='{"type": "sync"}')
     frames, code = [], None
     while code is None:
@@ -466,7 +470,10 @@ async def test_a_flood_of_frames_is_slowed_then_closed(socket_school):
             frames.append(json.loads(output["text"]))
     assert code == 4429
     states = [f for f in frames if f["type"] == "state"]
-    assert len(states) <= sockets.MESSAGE_BURST + 2  # the rest never reached the database
+    # the burst, the connect's own state and what the rate refilled while the flood was
+    # handled (a busy machine takes longer); the rest never reached the database
+    refilled = math.ceil((time.monotonic() - started) * sockets.MESSAGE_RATE)
+    assert len(states) <= sockets.MESSAGE_BURST + 2 + refilled < flood / 2
     assert any(f["type"] == "error" and f["code"] == "too_fast" for f in frames)
 
 
