@@ -1,4 +1,4 @@
-"""Rebuild a game from its seed and move log (RULINGS.md: a game replays exactly)."""
+"""Rebuild a game from its seed and move log (a game replays exactly: same seed, same moves, same game)."""
 
 from dataclasses import dataclass
 

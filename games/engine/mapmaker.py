@@ -1,6 +1,7 @@
 """Mapmaker: The Gerrymandering Game - the rules engine.
 
-Reads beside ``shared/rules/mapmaker-rulebook.txt`` and the Mapmaker section of ``RULINGS.md``:
+Reads beside the published rulebook, as ``docs/rules/mapmaker.md`` puts it in our words with
+every ruling:
 
 =================================  ============================================================
 Rulebook / ruling                  Code

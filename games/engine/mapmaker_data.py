@@ -1,11 +1,12 @@
 """Mapmaker game data: boards, voter tokens, turn quotas, party names.
 
-Everything numeric that RULINGS.md fixes lives here, not in the rules code, so that other
-boards (or token mixes) can be added later without touching ``mapmaker.py``.
+Everything numeric that the rulings (``docs/rules/mapmaker.md``) fix lives here, not in the
+rules code, so that other boards (or token mixes) can be added later without touching
+``mapmaker.py``.
 
 Board format: ``BOARDS[name]["counties"]`` is a list of ``[q, r, min_players]``: the axial
 coordinates of a county and the smallest player count from which it is in play (1 means every
-game, solo included).  The standard board (RULINGS.md "Board"):
+game, solo included).  The standard board (``docs/rules/mapmaker.md``, "Components and set-up"):
 
 * tier 1 (min 1): the 37 counties within hex distance 3 of the centre (2 players and solo);
 * tier 2 (min 3): the 18 counties of ring 4 that are not ring corners (55 counties, 3 players);
@@ -15,13 +16,13 @@ game, solo included).  The standard board (RULINGS.md "Board"):
 
 PARTY_NAMES = ["Red Elephants", "Blue Donkeys", "Yellow Porcupines", "Green Leaves"]
 
-# RULINGS.md "Voter tokens": per party one 1, one 10 and two each of 2..9 (18 tokens, 99 votes)
+# docs/rules/mapmaker.md, "Components and set-up": per party one 1, one 10 and two each of 2..9 (18 tokens, 99 votes)
 # plus one neutral token valued 0.  Swing counties hold a token valued 0 or 1.
 PARTY_TOKEN_VALUES = [1, 10, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9]
 NEUTRAL_TOKEN_VALUES = [0]
 SWING_VALUES = [0, 1]
 
-# RULINGS.md "Turns": global turn k places TURN_QUOTAS[min(k, len - 1)] borders.
+# docs/rules/mapmaker.md, "Turns": global turn k places TURN_QUOTAS[min(k, len - 1)] borders.
 TURN_QUOTAS = [1, 2, 3, 4]
 
 # Smallest district (rulebook: "Each district must contain at least four counties").
