@@ -681,10 +681,10 @@ def debrief(*, assignment):
         lesson = kept.lesson if kept is not None else None
         summary = kept.summary if kept is not None else None
         parties = []
-        systems = [{"name": s["name"], "played": bool(s.get("played"))}
-                   for s in (lesson or {}).get("systems") or []]
-        if len(systems) < 2:
-            systems = []
+        # a game that counts the same votes several ways (First Past the Post and AV)
+        counts = (lesson or {}).get("systems") or []
+        if len(counts) < 2:
+            counts = []
         if lesson:
             percentile = {p["party"]: p for p in (summary or {}).get("parties", [])}
             for i, p in enumerate(lesson["parties"]):
@@ -695,15 +695,15 @@ def debrief(*, assignment):
                     "wasted_share": p["wasted_share"], "packed": len(p["packed"]),
                     "cracked": p["cracked"],
                     "at_least": percentile.get(p["party"], {}).get("at_least"),
-                    "by_system": [s["seats"][i] for s in lesson.get("systems") or []]
-                    if systems else [],
+                    "by_system": [c["seats"][i] for c in counts],
                 })
         rows.append({
             "table": table.table, "game_id": game.pk,
             "url": reverse("games:detail", args=[game.pk]),
             "finished": game.status == Game.Status.FINISHED,
             "players": [{"name": s.display_name, "anon": f"Player {s.index + 1}"} for s in seats],
-            "lesson": lesson, "ensemble": summary, "parties": parties, "systems": systems,
+            "lesson": lesson, "ensemble": summary, "parties": parties,
+            "systems": [{"name": c["name"], "played": bool(c.get("played"))} for c in counts],
             "running": kept is not None and kept.status == kept.Status.RUNNING,
             "gallagher": (lesson or {}).get("gallagher"),
             "unit": (lesson or {}).get("unit"),
@@ -730,8 +730,8 @@ def _debrief_questions(rows):
     if parties:
         r, p = max(parties, key=lambda rp: abs(rp[1]["seat_share"] - rp[1]["vote_share"]))
         questions.append({"kind": "gap", "table": r["table"], "party": p["name"],
-                          "votes": round(p["vote_share"] * 100),
-                          "seats": round(p["seat_share"] * 100), "unit": r["unit"]["many"]})
+                          "votes": whole_percent(p["vote_share"]),
+                          "seats": whole_percent(p["seat_share"]), "unit": r["unit"]["many"]})
         r, p = max(parties, key=lambda rp: rp[1]["wasted_share"])
         questions.append({"kind": "wasted", "table": r["table"], "party": p["name"],
                           "wasted": p["wasted"], "share": whole_percent(p["wasted_share"]),

@@ -61,7 +61,6 @@ def game_payloads(*, game, seats, seat_indexes, entry=None):
         {"id": game.pk, "kind": game.kind, "status": game.status, "version": game.version,
          "pause_message": game.pause_message,
          "seat": seat_index, "seats": table, "view": view, "summary": summary,
-         "anytime_moves": list(rules.anytime_moves),
          "log": None if entry is None else {
              "ply": entry["ply"], "seat": entry["seat"],
              "lines": log_lines(entry["log"], seat_index)}}

@@ -25,7 +25,7 @@ def game_meta(kind):
 
     rules = get_rules(kind)
     return {"kind": kind, "title": rules.title, "decided_by": dict(rules.decided_by),
-            "simultaneous": rules.simultaneous}
+            "simultaneous": rules.simultaneous, "anytime_moves": list(rules.anytime_moves)}
 
 
 def game_log(*, game, seat_index, limit=300):

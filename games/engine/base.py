@@ -131,6 +131,16 @@ def is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def seats_checked(state, seats):
+    """``seats`` as a list, each a seat of this game or None (a spectator); ``IllegalMove``
+    for anything else."""
+    seats = list(seats)
+    for seat in seats:
+        if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
+            raise IllegalMove("bad_seat", "That seat is not part of this game.")
+    return seats
+
+
 class SharedViews:
     """For a game whose seats all see the same board (nothing hidden from one seat that
     another sees): views differ only in ``seat`` and that seat's ``legal_moves``, so the rest,
@@ -140,10 +150,7 @@ class SharedViews:
         return self.views(state, [seat])[0]
 
     def views(self, state, seats):
-        seats = list(seats)
-        for seat in seats:
-            if seat is not None and (not is_int(seat) or not 0 <= seat < state["players"]):
-                raise IllegalMove("bad_seat", "That seat is not part of this game.")
+        seats = seats_checked(state, seats)
         common = self._view_common(state)
         return [{**common, "seat": seat,
                  "legal_moves": self.legal_moves(state, seat) if seat is not None else []}

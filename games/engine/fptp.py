@@ -58,7 +58,7 @@ reshuffles of the budget discard pile; it is hidden like the piles and hands.
 import random
 
 from games.engine import fptp_lesson
-from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref
+from games.engine.base import IllegalMove, Mode, Option, Rules, seat_ref, seats_checked
 from games.engine.base import is_int as _is_int
 from games.engine.fptp_count import (
     count_constituencies,
@@ -884,10 +884,7 @@ class FPTPRules(Rules):
         return self.views(state, [seat])[0]
 
     def views(self, state, seats):
-        seats = list(seats)
-        for seat in seats:
-            if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
-                raise IllegalMove("bad_seat", "That seat is not part of this game.")
+        seats = seats_checked(state, seats)
         common = self._view_common(state)
         out = []
         for seat in seats:

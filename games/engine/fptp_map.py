@@ -183,7 +183,6 @@ def check_map(data, deck=NEWS_DECK):
     return problems
 
 
-
 def _order(data):
     """The constituencies in the order their hexes first come in the map's list of hexes.
     Not the order of the "constituencies" object: PostgreSQL's jsonb reorders an object's keys,
@@ -249,8 +248,9 @@ def board_for(data):
         return hit[1]
     content = (data["name"], tuple((h["q"], h["r"], h["constituency"], h["type"])
                                    for h in data["hexes"]),
-               tuple((c, data["constituencies"][c]["nation"], data["constituencies"][c]["colour"])
-                     for c in _order(data)),
+               # the numbering comes from the hexes (above), so any order of these will do
+               tuple(sorted((c, v["nation"], v["colour"])
+                            for c, v in data["constituencies"].items())),
                tuple(sorted(data["gerrymander_hexes"].items())))
     hit = _BOARDS.get(content)
     if hit is None:

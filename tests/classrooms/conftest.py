@@ -94,3 +94,13 @@ def play_to_end(game, rng=None, max_plies=500):
         game_services.move_submit(game_id=game.pk, seat_index=seat_index, move=move,
                                   expected_version=game.version, user=seat.user)
     raise AssertionError("game did not finish")
+
+
+def join_by_code(page, code, name, password):
+    """A newcomer joins a class with its code on ``page`` (a browser page, signed out)."""
+    page.goto("/join/")
+    page.fill("#id_code", code)
+    page.fill("#id_name", name)
+    page.fill("#id_password", password)
+    page.click("#join-submit")
+    page.wait_for_selector("#new-username")

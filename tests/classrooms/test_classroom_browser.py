@@ -12,7 +12,7 @@ from classrooms.models import Membership
 
 from ..conftest import browser_page, wait_until
 from ..games.test_mapmaker_browser import signed_in_page
-from .conftest import make_teacher
+from .conftest import join_by_code, make_teacher
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -94,12 +94,7 @@ def test_roster_cards_qr_late_joiner_and_the_room(browser, live_server_url):
 
     # --- a late joiner: listed live, seated with one click, the game appears at once -------------
     late = _page(browser, live_server_url)
-    late.goto("/join/")
-    late.fill("#id_code", classroom.join_code)
-    late.fill("#id_name", "Liam Nguyen")
-    late.fill("#id_password", "late-pass-42")
-    late.click("#join-submit")
-    late.wait_for_selector("#new-username")
+    join_by_code(late, classroom.join_code, "Liam Nguyen", "late-pass-42")
     late.goto("/me/")
     late.wait_for_selector('#my-games[data-live="open"]', state="attached")
     assert late.locator("#my-games li").count() == 0

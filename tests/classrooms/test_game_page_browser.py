@@ -3,10 +3,13 @@ table, the teacher watching it gets its controls, a student whose seat goes to a
 so and plays on when it comes back (no reload), a pause freezes the board with the teacher's
 message, and the student's turn shows in the tab."""
 
+import random
+
 import pytest
 from django.urls import reverse
 
 from classrooms import services
+from games.models import Game
 
 from ..conftest import wait_until
 from ..games.test_mapmaker_browser import play_one_action, signed_in_page
@@ -15,22 +18,25 @@ from .conftest import join, make_teacher, make_user
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_student_follows_seat_changes_and_a_pause_without_reloading(browser, live_server_url):
-    import random
-
-    from games.models import Game
-
-    teacher = make_teacher("mr_w", "Mr W")
-    ana = make_user("ana", name="Ana")
+def student_against_a_bot(title):
+    """(teacher, Ana, the assignment, her game): one student at a 2-player Mapmaker table with
+    an easy bot."""
+    teacher = make_teacher(f"t_{title.lower()}", "Mr W")
+    ana = make_user(f"ana_{title.lower()}", name="Ana")
     classroom = services.classroom_create(teacher=teacher, name="8D")
     join(classroom, ana)
     assignment = services.assignment_create(
-        classroom=classroom, title="Borders", kind="mapmaker", mode="2", table_size=2,
+        classroom=classroom, title=title, kind="mapmaker", mode="2", table_size=2,
         grouping="random", bot_level="easy")
     game = assignment.tables.get().game
-    seat = game.seats.get(user=ana).index
     # made here, where bots are off: the live server picks up the bot's turns on connect
     Game.objects.filter(pk=game.pk).update(created_at=game.created_at.replace(year=2000))
+    return teacher, ana, assignment, game
+
+
+def test_a_student_follows_seat_changes_and_a_pause_without_reloading(browser, live_server_url):
+    teacher, ana, assignment, game = student_against_a_bot("Borders")
+    seat = game.seats.get(user=ana).index
     page = signed_in_page(browser, live_server_url, ana)
     page.goto(game.get_absolute_url())
     page.wait_for_selector("#connection-status[data-state='open']", state="attached")
@@ -78,19 +84,7 @@ def test_a_student_follows_seat_changes_and_a_pause_without_reloading(browser, l
 
 
 def test_turn_alerts_in_the_tab_and_an_optional_sound(browser, live_server_url):
-    import random
-
-    from games.models import Game
-
-    teacher = make_teacher("ms_t", "Ms T")
-    ana = make_user("ana_t", name="Ana")
-    classroom = services.classroom_create(teacher=teacher, name="8T")
-    join(classroom, ana)
-    assignment = services.assignment_create(
-        classroom=classroom, title="Turns", kind="mapmaker", mode="2", table_size=2,
-        grouping="random", bot_level="easy")
-    game = assignment.tables.get().game
-    Game.objects.filter(pk=game.pk).update(created_at=game.created_at.replace(year=2000))
+    _, ana, _, game = student_against_a_bot("Turns")
     page = signed_in_page(browser, live_server_url, ana)
     # count the tones the page plays (a test cannot listen)
     page.add_init_script("""

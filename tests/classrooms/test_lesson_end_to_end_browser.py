@@ -16,7 +16,7 @@ from games.models import Game
 
 from ..conftest import browser_page, wait_until
 from ..games.test_mapmaker_browser import play_one_action, signed_in_page, version
-from .conftest import make_teacher
+from .conftest import join_by_code, make_teacher
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -94,12 +94,7 @@ def test_a_whole_lesson_from_roster_to_results(browser, live_server_url):
 
     # --- a late joiner appears on the dashboard and is seated with one click -------------------
     late = browser_page(browser, live_server_url)
-    late.goto("/join/")
-    late.fill("#id_code", classroom.join_code)
-    late.fill("#id_name", "Liam Nguyen")
-    late.fill("#id_password", "late-pass-42")
-    late.click("#join-submit")
-    late.wait_for_selector("#new-username")
+    join_by_code(late, classroom.join_code, "Liam Nguyen", "late-pass-42")
     wait_until(desk, "document.getElementById('room-summary').textContent"
                      ".includes('1 student not seated')")
     chip = desk.locator('#room-students li[data-status="not_seated"]')

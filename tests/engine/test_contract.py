@@ -144,9 +144,9 @@ def test_a_database_that_reorders_keys_plays_the_same(game):
             assert rules.legal_moves(stored, seat) == rules.legal_moves(state, seat)
         assert rules.views(stored, viewers) == rules.views(state, viewers)
         seat, move = random_move(rules, state, rng)
-        after = rules.apply(stored, seat, move)
-        assert jsonb_copy(after) == jsonb_copy(rules.apply(state, seat, move))
-        assert rules.views(after, viewers) == rules.views(rules.apply(state, seat, move), viewers)
+        after, expected = rules.apply(stored, seat, move), rules.apply(state, seat, move)
+        assert after == expected  # (dicts compare without regard to key order)
+        assert rules.views(after, viewers) == rules.views(expected, viewers)
 
 
 def test_nothing_mutates_its_input(game):

@@ -131,7 +131,7 @@ export async function startGame(options = {}) {
   /** Why the player cannot make `move` now (any move if none is given), or null if they can.
    *  The game's anytime moves (e.g. leaving) need no turn. */
   function refusal(move = null) {
-    const anytime = !!move && (game.anytime_moves || []).includes(move.type);
+    const anytime = !!move && (meta.anytime_moves || []).includes(move.type);
     if (mySeat() === null) return ["You are watching this game; only players can move.", "spectator"];
     if (isOver()) return ["The game is over.", "over"];
     if (game.status === "waiting") return ["The game starts when every seat is taken.", "waiting"];
