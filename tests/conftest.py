@@ -155,6 +155,36 @@ def bots_now(settings):
 # --- A live ASGI server: a real daphne process on the test database ----------------------
 
 
+def _flush_retrying_deadlocks(flush):
+    """The live server may still be saving what a finished game started (the lesson's random
+    maps, a bot's move) when a test's database is flushed. PostgreSQL then breaks the lock
+    cycle by failing one side; when that is the flush, the flush (one transaction) is retried,
+    so the next test never starts on the last one's rows."""
+    from django.core.management.base import CommandError
+
+    def _fixture_teardown(self):
+        for attempt in range(10):
+            try:
+                return flush(self)
+            except CommandError as error:
+                sqlstate = getattr(getattr(error.__cause__, "__cause__", None), "sqlstate", None)
+                if sqlstate != "40P01" or attempt == 9:  # 40P01: deadlock_detected
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    return _fixture_teardown
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_retries_deadlocks():
+    from django.test import TransactionTestCase
+
+    flush = TransactionTestCase._fixture_teardown
+    TransactionTestCase._fixture_teardown = _flush_retrying_deadlocks(flush)
+    yield
+    TransactionTestCase._fixture_teardown = flush
+
+
 def _free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
