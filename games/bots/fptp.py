@@ -13,8 +13,9 @@
 - hard: like medium, but it assumes the others think like medium (each one guessing hands
   as medium does and expecting everybody else to bid like the easy bot), so it predicts
   cleverer opponents and answers them.  It counts cards and expects the others to have kept
-  high ones.  It compares every hex against one opponent, and only its two most important
-  hexes at a bigger table.
+  high ones (strongly against one opponent, a little at a bigger table, where the others
+  spend their top cards more often).  It compares every hex against one opponent, and only
+  its two most important hexes at a bigger table.
 
 The position is read from the seat's view only.  ``Position`` turns it into per-constituency
 vote counts; the chance of each player winning a constituency is counted exactly over every
@@ -826,9 +827,12 @@ class SearchBot(ThinkingBot):
     crowd_candidates = None  # hexes compared with three or more players (else the same)
     plain_model = False  # the deep model's others imagine hands as the medium bot does
     spend = 1.0  # share of the time left that the hex comparison may use
+    crowd_keeps = None  # keeps with three or more players (else the same)
 
     def guesses(self, view, seat, rng):
-        return sample_hands(_rules(), view, seat, rng, self.samples, self.counting, self.keeps)
+        keeps = self.keeps if view["players"] == 2 or self.crowd_keeps is None \
+            else self.crowd_keeps
+        return sample_hands(_rules(), view, seat, rng, self.samples, self.counting, keeps)
 
     def imagined(self, view, seat, rng, guesses):
         """The hands each other seat may imagine the rest to hold (for the deep model): my
@@ -923,7 +927,8 @@ class HardBot(SearchBot):
     predicts when the others will save a card or fight for a hex, and answers that.  It also
     counts cards: it remembers which cards went into the draw pile when it was last
     shuffled, so it knows which older cards the others must still hold, and it expects them
-    to have kept their high cards.  Before campaigning it compares every hex it could
+    to have kept their high cards (only a little at a bigger table, where the others win
+    more hexes with their top cards and so keep fewer of them).  Before campaigning it compares every hex it could
     choose against one other player, but only its two most important hexes at a bigger
     table (comparing them all there won no more games and costs time).  It keeps helpful news
     cards, gives harmful ones to the leader, and pays for a gerrymander or a Clean Slate
@@ -935,6 +940,9 @@ class HardBot(SearchBot):
     crowd_candidates = 2
     deep = True
     counting = True
+    # With more players the others spend their top cards more often, so they keep fewer
+    # of them: measured against real hands (bench/fptp_bench.py).
     keeps = 3.0
+    crowd_keeps = 0.75
     plain_model = True
     spend = 0.5  # leaves room for a busy machine within the deadline
