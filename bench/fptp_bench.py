@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.fptp_bench [--games 200] [--jobs 2] [--budget 1.0]
                                          [--players 2,4] [--variant fptp] [--no-news]
+    .venv/bin/python -m bench.fptp_bench --hands 8
 
 Two players: each level against the one below (easy/random, medium/easy, hard/medium), the
 higher level in seat 0 in half the games and seat 1 in the other half (each deal is played
@@ -12,6 +13,10 @@ it wins >= 50% (an even share would be 25%).  A shared win is counted apart, not
 Then the mean and p95 seconds per decision of each level (every move a bot chose, all games
 together).  Goal: hard <= 1 s.  The simultaneous bid is played truly at once: every bidder
 decides from the same position before any bid is applied.
+
+With ``--hands GAMES``, instead: how well the hard bot's guesses of the others' hands match the
+hands medium bots really hold at a four-player table, per band of card values, with both of
+its leans towards high cards (``keeps``, used against one player, and ``crowd_keeps``).
 """
 
 import argparse
@@ -64,6 +69,62 @@ def play_game(args):
     return players, hi, lo, out, times, ply
 
 
+def hand_guesses(games, leans, players=4, guesses=40):
+    """{lean: (truly held, guessed held) per card value}: over every third bid of seat 0 in
+    ``games`` games of medium bots, how often each card seat 0 cannot see is really in
+    another seat's hand, and how often the hard bot's guesses (with that lean) put it there."""
+    import random
+
+    from games.bots import fptp, get_bot
+    from games.engine import get_rules
+
+    rules = get_rules("fptp")
+    medium = get_bot("fptp", "medium")
+    unseen = [0] * 51
+    held = [0] * 51
+    guessed = {lean: [0.0] * 51 for lean in leans}
+    for game_no in range(games):
+        state = rules.setup({"players": players}, 30_000 + game_no)
+        ply = 0
+        while not rules.is_over(state):
+            seats = rules.to_move(state)
+            views = rules.views(state, seats)
+            if state["step"] == "bid" and 0 in seats and ply % 3 == 0:
+                view = views[seats.index(0)]
+                mine = set(view["hand"]) | ({view["my_bid"]} if view["my_bid"] else set())
+                theirs = {c for s in range(1, players)
+                          for c in state["hands"][s] + [state["bids"][s]] if c is not None}
+                for c in set(range(1, 51)) - set(view["budget_discard"]) - mine:
+                    unseen[c] += 1
+                    held[c] += c in theirs
+                for lean in leans:
+                    rng = random.Random(ply)
+                    for hands, _pile in fptp.sample_hands(rules, view, 0, rng, guesses, True,
+                                                          lean):
+                        for s in range(1, players):
+                            for c in hands[s]:
+                                guessed[lean][c] += 1 / guesses
+            moves = [(s, medium.choose(v, s, seed=game_no * 100_000 + ply))
+                     for s, v in zip(seats, views, strict=True)]
+            for seat, move in moves:
+                if move in rules.legal_moves(state, seat):
+                    state = rules.apply(state, seat, move)
+                    ply += 1
+    return unseen, held, guessed
+
+
+def print_hand_guesses(games, leans):
+    unseen, held, guessed = hand_guesses(games, leans)
+    print(f"Hands at a four-player table of medium bots ({games} games): how often a card the "
+          f"bot cannot see is held by another player, truly and as guessed with each lean")
+    print(f"{'cards':<10}{'truly':>8}" + "".join(f"{'lean ' + str(x):>12}" for x in leans))
+    for lo in range(1, 51, 5):
+        band = range(lo, lo + 5)
+        n = sum(unseen[c] for c in band) or 1
+        print(f"{f'{lo}-{lo + 4}':<10}{sum(held[c] for c in band) / n:>8.2f}"
+              + "".join(f"{sum(guessed[x][c] for c in band) / n:>12.2f}" for x in leans))
+
+
 def p95(xs):
     if not xs:
         return 0.0
@@ -80,7 +141,15 @@ def main(argv=None):
     ap.add_argument("--only", default="", help="pairings like hard-medium,medium-easy")
     ap.add_argument("--variant", default="fptp", choices=["fptp", "av"])
     ap.add_argument("--no-news", action="store_true", help="play without news cards")
+    ap.add_argument("--hands", type=int, default=0, metavar="GAMES",
+                    help="instead: compare the hard bot's guessed hands with the real ones "
+                         "over GAMES games (8 take about 20 s)")
     opts = ap.parse_args(argv)
+    if opts.hands:
+        from games.bots.fptp import HardBot
+
+        print_hand_guesses(opts.hands, [HardBot.keeps, HardBot.crowd_keeps])
+        return 0
 
     pairs = [tuple(p.split("-")) for p in opts.only.split(",")] if opts.only else ADJACENT
     tables = [int(x) for x in opts.players.split(",")]

@@ -820,18 +820,23 @@ class SearchBot(ThinkingBot):
     pays = True
     samples = 120  # guesses of the hidden hands per decision
     model_samples = 120  # samples behind each opponent's model (hard)
-    hex_candidates = 4  # hexes compared by full search before campaigning
+    hex_candidates = 4  # hexes compared by full search before campaigning (None: all)
     deep = False  # opponents modelled as medium (True) or easy (False)
     counting = False  # remembers which cards the last reshuffle put in the pile
     keeps = 0.0  # how strongly it expects the others to have kept high cards
-    crowd_candidates = None  # hexes compared with three or more players (else the same)
     plain_model = False  # the deep model's others imagine hands as the medium bot does
     spend = 1.0  # share of the time left that the hex comparison may use
-    crowd_keeps = None  # keeps with three or more players (else the same)
+    # At a table of three or more (None: as against one player).
+    crowd_candidates = None
+    crowd_keeps = None
+
+    @staticmethod
+    def at_table(players, duel, crowd):
+        """A setting for this table size: ``duel`` against one player, else ``crowd``."""
+        return duel if players == 2 or crowd is None else crowd
 
     def guesses(self, view, seat, rng):
-        keeps = self.keeps if view["players"] == 2 or self.crowd_keeps is None \
-            else self.crowd_keeps
+        keeps = self.at_table(view["players"], self.keeps, self.crowd_keeps)
         return sample_hands(_rules(), view, seat, rng, self.samples, self.counting, keeps)
 
     def imagined(self, view, seat, rng, guesses):
@@ -892,9 +897,7 @@ class SearchBot(ThinkingBot):
         guesses = self.guesses(view, seat, rng)
         imagined = self.imagined(view, seat, rng, guesses)
         best = None
-        wide = self.hex_candidates if pos.n == 2 or self.crowd_candidates is None \
-            else self.crowd_candidates
-        for g in ranked[:wide]:
+        for g in ranked[:self.at_table(pos.n, self.hex_candidates, self.crowd_candidates)]:
             if best is not None and time.perf_counter() > stop:
                 break
             opp = self.opponent_sways(pos, g, seat, guesses, imagined)
@@ -928,20 +931,20 @@ class HardBot(SearchBot):
     counts cards: it remembers which cards went into the draw pile when it was last
     shuffled, so it knows which older cards the others must still hold, and it expects them
     to have kept their high cards (only a little at a bigger table, where the others win
-    more hexes with their top cards and so keep fewer of them).  Before campaigning it compares every hex it could
-    choose against one other player, but only its two most important hexes at a bigger
-    table (comparing them all there won no more games and costs time).  It keeps helpful news
-    cards, gives harmful ones to the leader, and pays for a gerrymander or a Clean Slate
-    when the gain is worth more than the card."""
+    more hexes with their top cards and so keep fewer of them).  Before campaigning it
+    compares every hex it could choose against one other player, but only its two most
+    important hexes at a bigger table (comparing them all there won no more games and costs
+    time).  It keeps helpful news cards, gives harmful ones to the leader, and pays for a
+    gerrymander or a Clean Slate when the gain is worth more than the card."""
 
     samples = 120
     model_samples = 80
-    hex_candidates = 99  # every hex
+    hex_candidates = None
     crowd_candidates = 2
     deep = True
     counting = True
-    # With more players the others spend their top cards more often, so they keep fewer
-    # of them: measured against real hands (bench/fptp_bench.py).
+    # With more players the others spend their top cards more often, so they keep fewer of
+    # them: compare guesses with real hands by `bench/fptp_bench.py --hands`.
     keeps = 3.0
     crowd_keeps = 0.75
     plain_model = True
