@@ -23,7 +23,7 @@ class Game(models.Model):
     # A registered game (``games.engine.kinds()``); its title comes from the engine.
     kind = models.CharField(max_length=32)
     options = models.JSONField(default=dict, blank=True)
-    # The seed never leaves the server: it decides hidden setup (hidden tiles, hands and deck orders).
+    # The seed never leaves the server: it decides hidden setup (tiles, hands, deck orders).
     seed = models.CharField(max_length=64)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     # What the teacher said when pausing ("Eyes on me: we talk about packing").

@@ -1,4 +1,4 @@
-"""Rebuild a game from its seed and move log (a game replays exactly: same seed, same moves, same game)."""
+"""Rebuild a game from its seed and move log (same seed and same moves: the same game)."""
 
 from dataclasses import dataclass
 

@@ -163,14 +163,15 @@ def _flush_retrying_deadlocks(flush):
     from django.core.management.base import CommandError
 
     def _fixture_teardown(self):
-        for attempt in range(10):
+        attempts = 10
+        for attempt in range(1, attempts + 1):
             try:
                 return flush(self)
             except CommandError as error:
                 sqlstate = getattr(getattr(error.__cause__, "__cause__", None), "sqlstate", None)
-                if sqlstate != "40P01" or attempt == 9:  # 40P01: deadlock_detected
+                if sqlstate != "40P01" or attempt == attempts:  # 40P01: deadlock_detected
                     raise
-                time.sleep(0.2 * (attempt + 1))
+                time.sleep(0.2 * attempt)
 
     return _fixture_teardown
 

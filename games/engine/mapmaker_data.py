@@ -16,8 +16,9 @@ game, solo included).  The standard board (``docs/rules/mapmaker.md``, "Componen
 
 PARTY_NAMES = ["Red Elephants", "Blue Donkeys", "Yellow Porcupines", "Green Leaves"]
 
-# docs/rules/mapmaker.md, "Components and set-up": per party one 1, one 10 and two each of 2..9 (18 tokens, 99 votes)
-# plus one neutral token valued 0.  Swing counties hold a token valued 0 or 1.
+# docs/rules/mapmaker.md, "Components and set-up": per party one 1, one 10 and two each of
+# 2..9 (18 tokens, 99 votes) plus one neutral token valued 0.  Swing counties hold a token
+# valued 0 or 1.
 PARTY_TOKEN_VALUES = [1, 10, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9]
 NEUTRAL_TOKEN_VALUES = [0]
 SWING_VALUES = [0, 1]
