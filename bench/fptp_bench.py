@@ -14,12 +14,17 @@ Then the mean and p95 seconds per decision of each level (every move a bot chose
 together).  Goal: hard <= 1 s.  The simultaneous bid is played truly at once: every bidder
 decides from the same position before any bid is applied.
 
+With ``--try NAME=VALUE`` (repeatable), every game with a hard bot is also played, with the
+same deals and seeds, by a hard bot with that setting changed, and both rows are printed side
+by side: a tuning idea is judged against the bot as it is, in the same run.
+
 With ``--hands GAMES``, instead: how well the hard bot's guesses of the others' hands match the
 hands medium bots really hold at a four-player table, per band of card values, with both of
 its leans towards high cards (``keeps``, used against one player, and ``crowd_keeps``).
 """
 
 import argparse
+import ast
 import multiprocessing
 import statistics
 import sys
@@ -30,9 +35,22 @@ ADJACENT = [("easy", "random"), ("medium", "easy"), ("hard", "medium")]
 
 
 def play_game(args):
-    """One game: (players, hi, lo, outcome 'W' / 'D' / 'L' for the higher level,
-    {level: [seconds per decision]}, plies)."""
-    players, hi, lo, game_no, budget, options = args
+    """One game: (players, hi, lo, changed, outcome 'W' / 'D' / 'L' for the higher level,
+    {level: [seconds per decision]}, plies); ``changed`` are hard bot settings to try."""
+    players, hi, lo, changed, game_no, budget, options = args
+    from games.bots.fptp import HardBot
+
+    kept = {name: getattr(HardBot, name) for name, _value in changed}
+    try:
+        for name, value in changed:
+            setattr(HardBot, name, value)
+        return (players, hi, lo, changed) + _play(players, hi, lo, game_no, budget, options)
+    finally:
+        for name, value in kept.items():
+            setattr(HardBot, name, value)
+
+
+def _play(players, hi, lo, game_no, budget, options):
     from games.bots import get_bot
     from games.engine import get_rules
 
@@ -66,7 +84,7 @@ def play_game(args):
         out = "D"
     else:
         out = "L"
-    return players, hi, lo, out, times, ply
+    return out, times, ply
 
 
 def hand_guesses(games, leans, players=4, guesses=40):
@@ -132,6 +150,25 @@ def p95(xs):
     return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
 
 
+def setting(ap, text):
+    """(name, value) of a ``--try NAME=VALUE``; a name the hard bot lacks is refused."""
+    from games.bots.fptp import HardBot
+
+    name, sep, raw = text.partition("=")
+    if not sep or not hasattr(HardBot, name) or name.startswith("_") or \
+            callable(getattr(HardBot, name)):
+        ap.error(f"--try {text}: the hard bot has no setting called {name!r}")
+    try:
+        return name, ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        ap.error(f"--try {text}: {raw!r} is not a Python value (a number, None, True, ...)")
+
+
+def label(hi, lo, changed):
+    tried = ", ".join(f"{name}={value!r}" for name, value in changed)
+    return f"{hi} ({tried}) vs {lo}" if changed else f"{hi} vs {lo}"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
@@ -141,6 +178,9 @@ def main(argv=None):
     ap.add_argument("--only", default="", help="pairings like hard-medium,medium-easy")
     ap.add_argument("--variant", default="fptp", choices=["fptp", "av"])
     ap.add_argument("--no-news", action="store_true", help="play without news cards")
+    ap.add_argument("--try", dest="tries", action="append", default=[], metavar="NAME=VALUE",
+                    help="also play each hard bot's games with this HardBot setting changed, "
+                         "e.g. crowd_keeps=1.5 (repeatable: all changed together)")
     ap.add_argument("--hands", type=int, default=0, metavar="GAMES",
                     help="instead: compare the hard bot's guessed hands with the real ones "
                          "over GAMES games (8 take about 20 s)")
@@ -151,21 +191,25 @@ def main(argv=None):
         print_hand_guesses(opts.hands, [HardBot.keeps, HardBot.crowd_keeps])
         return 0
 
+    changed = tuple(setting(ap, text) for text in opts.tries)
     pairs = [tuple(p.split("-")) for p in opts.only.split(",")] if opts.only else ADJACENT
     tables = [int(x) for x in opts.players.split(",")]
     options = {"variant": opts.variant, "news": not opts.no_news}
-    jobs = [(n, hi, lo, g, opts.budget, options) for n in tables for hi, lo in pairs
+    rows = [(hi, lo, ()) for hi, lo in pairs]
+    if changed:
+        rows += [(hi, lo, changed) for hi, lo in pairs if "hard" in (hi, lo)]
+    jobs = [(n, hi, lo, ch, g, opts.budget, options) for n in tables for hi, lo, ch in rows
             for g in range(opts.games)]
     t0 = time.perf_counter()
-    tally = {(n, hi, lo): {"W": 0, "D": 0, "L": 0} for n in tables for hi, lo in pairs}
-    times = {lv: [] for lv in LEVELS}
+    tally = {(n, hi, lo, ch): {"W": 0, "D": 0, "L": 0} for n in tables for hi, lo, ch in rows}
+    times = {lv: [] for lv in LEVELS + ("hard (tried)",)}
     plies = []
     with multiprocessing.Pool(opts.jobs) as pool:
-        for n, hi, lo, out, tm, ply in pool.imap_unordered(play_game, jobs, chunksize=1):
-            tally[(n, hi, lo)][out] += 1
+        for n, hi, lo, ch, out, tm, ply in pool.imap_unordered(play_game, jobs, chunksize=1):
+            tally[(n, hi, lo, ch)][out] += 1
             plies.append(ply)
             for lv, xs in tm.items():
-                times[lv].extend(xs)
+                times["hard (tried)" if ch and lv == "hard" else lv].extend(xs)
             done = sum(sum(t.values()) for t in tally.values())
             if done % 50 == 0:
                 print(f"  ... {done}/{len(jobs)} games", file=sys.stderr, flush=True)
@@ -180,19 +224,19 @@ def main(argv=None):
         goal = 0.75 if n == 2 else 0.5
         what = "1 v 1, seats swapped" if n == 2 else f"1 v {n - 1} of the level below"
         print(f"{n} players ({what}); goal: higher level wins >= {goal:.0%}")
-        print(f"{'pairing (higher vs lower)':<28}{'win':>8}{'shared':>8}{'loss':>8}   goal")
-        for hi, lo in pairs:
-            t = tally[(n, hi, lo)]
+        width = max(28, *(len(label(hi, lo, ch)) + 2 for hi, lo, ch in rows))
+        print(f"{'pairing (higher vs lower)':<{width}}{'win':>8}{'shared':>8}{'loss':>8}   goal")
+        for hi, lo, ch in rows:
+            t = tally[(n, hi, lo, ch)]
             total = sum(t.values()) or 1
             ok = "ok" if t["W"] / total >= goal else f"BELOW {goal:.0%}"
-            print(f"{hi + ' vs ' + lo:<28}{t['W'] / total:>8.1%}{t['D'] / total:>8.1%}"
+            print(f"{label(hi, lo, ch):<{width}}{t['W'] / total:>8.1%}{t['D'] / total:>8.1%}"
                   f"{t['L'] / total:>8.1%}   {ok}")
     print()
-    print(f"{'level':<10}{'decisions':>10}{'mean s':>10}{'p95 s':>10}{'max s':>10}")
-    for lv in LEVELS:
-        xs = times[lv]
+    print(f"{'level':<14}{'decisions':>10}{'mean s':>10}{'p95 s':>10}{'max s':>10}")
+    for lv, xs in times.items():
         if xs:
-            print(f"{lv:<10}{len(xs):>10}{statistics.fmean(xs):>10.4f}{p95(xs):>10.4f}"
+            print(f"{lv:<14}{len(xs):>10}{statistics.fmean(xs):>10.4f}{p95(xs):>10.4f}"
                   f"{max(xs):>10.3f}")
     return 0
 
