@@ -59,6 +59,8 @@ def test_a_tap_snaps_to_the_nearest_edge_and_a_second_tap_places_it(browser, liv
     page = phone_page(browser, live_server_url, ana)
     page.goto(game.get_absolute_url())
     page.wait_for_selector("body[data-my-turn='true'][data-busy='false']", state="attached")
+    # the socket's first state redraws the board: find the edge after it has come
+    page.wait_for_selector("#connection-status[data-state='open']", state="attached")
     page.click("#board-zoom")
     # tap inside a county, near (not on) one of its edges
     edge = page.locator("[data-edge][data-legal='true']").first
