@@ -38,26 +38,20 @@ def play_game(args):
     """One game: (players, hi, lo, changed, outcome 'W' / 'D' / 'L' for the higher level,
     {level: [seconds per decision]}, plies); ``changed`` are hard bot settings to try."""
     players, hi, lo, changed, game_no, budget, options = args
-    from games.bots.fptp import HardBot
-
-    kept = {name: getattr(HardBot, name) for name, _value in changed}
-    try:
-        for name, value in changed:
-            setattr(HardBot, name, value)
-        return (players, hi, lo, changed) + _play(players, hi, lo, game_no, budget, options)
-    finally:
-        for name, value in kept.items():
-            setattr(HardBot, name, value)
-
-
-def _play(players, hi, lo, game_no, budget, options):
     from games.bots import get_bot
+    from games.bots.fptp import HardBot
     from games.engine import get_rules
+
+    def bot(level):
+        # a subclass carries the tried settings, so the registered bot is never altered
+        if level == "hard" and changed:
+            return type("TriedHardBot", (HardBot,), dict(changed))()
+        return get_bot("fptp", level)
 
     rules = get_rules("fptp")
     hi_seat = game_no % players
     levels = [hi if s == hi_seat else lo for s in range(players)]
-    bots = {lv: get_bot("fptp", lv) for lv in set(levels)}
+    bots = {lv: bot(lv) for lv in set(levels)}
     state = rules.setup({"players": players, **options}, 20_000 + game_no // players)
     times = {hi: [], lo: []}
     ply = 0
@@ -84,7 +78,7 @@ def _play(players, hi, lo, game_no, budget, options):
         out = "D"
     else:
         out = "L"
-    return out, times, ply
+    return players, hi, lo, changed, out, times, ply
 
 
 def hand_guesses(games, leans, players=4, guesses=40):

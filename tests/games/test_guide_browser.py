@@ -21,7 +21,7 @@ def test_a_guided_first_game_from_the_lobby_to_the_end(browser, live_server_url)
     page.goto("/games/")
     page.click("[data-learn='mapmaker']")
     page.wait_for_selector("#guide[data-step='1']")
-    # the page draws the board before its socket is open: act once the socket is
+    # the page draws the board before its socket is open: act only once it is open
     page.wait_for_selector("#connection-status[data-state='open']", state="attached")
     assert "place a border" in page.inner_text("#guide-text")
     game = Game.objects.get(created_by=ana)
