@@ -21,6 +21,7 @@ The position is read from the seat's view only.  ``Position`` turns it into per-
 vote counts; the chance of each player winning a constituency is counted exactly over every
 way its empty hexes could still fall (each player equally likely to win each one), and a
 player's standing is its expected constituencies minus the (softened) best of the others'.
+Near the end of a bigger game the hard bot weighs its chance to win the game instead.
 """
 
 import bisect
@@ -40,7 +41,6 @@ HEX_EPS = 0.02  # a won hex is worth this much on top of the constituency chance
 SOFTMAX_T = 0.5  # how sharply "the best of the others" is taken in multi-player games
 ALPHA = 1.0  # price of sway: an average card on an average hex is about break-even
 MEAN_CARD = 25.5
-WIN_SAMPLES = 96  # imagined ends of the game when judging a 3-5 player position
 MAX_COMPOSITIONS = 400  # beyond this many ways to share the empty hexes, sample them
 TYPE_RANK = {"city": 3, "large_town": 2, "small_town": 1, "rural": 0}
 PERM_WEIGHT = 0.5  # share of a Permanent card's sway that ends up counting
@@ -215,7 +215,7 @@ class Position:
         self._groups = None
         self._lam = None
         self._pct = None
-        self._draws = None
+        self._without = None
         self.base_value = self.my_value(self.P, self.won)
 
     # odds ----------------------------------------------------------------
@@ -271,27 +271,23 @@ class Position:
                 dist = nxt
             tie = 0.5 + 0.5 * math.tanh((won[me] - won[opp]) / 4)
             return sum(p for d, p in dist.items() if d > 0) + tie * dist.get(0, 0.0)
-        if self._draws is None:
-            rng = random.Random(f"draws|{self.remaining}|{self.K}")
-            self._draws = [[rng.random() for _ in range(self.K)] for _ in range(WIN_SAMPLES)]
-        total = 0.0
-        for draw in self._draws:
-            counts = [0] * n
-            for k, r in enumerate(rows):
-                u = draw[k]
-                acc = 0.0
-                for s in range(n):
-                    acc += r[s]
-                    if u < acc:
-                        counts[s] += 1
-                        break
-            mine = counts[me]
-            best = max(counts[s] for s in range(n) if s != me)
-            if mine > best:
-                total += 1.0
-            elif mine == best:
-                total += 0.5 / sum(1 for s in range(n) if s != me and counts[s] == best)
-        return total / WIN_SAMPLES
+        # usually one constituency differs from now: the others' spread is counted once
+        changed = [k for k in range(self.K) if rows[k] is not self.P[k]]
+        if len(changed) <= 1:
+            k = changed[0] if changed else 0
+            spread = add_constituency(self.without(k), rows[k])
+        else:
+            spread = count_spread(rows, n)
+        return win_chance(spread, me, won, self.remaining)
+
+    def without(self, k):
+        """The spread of constituency counts over every constituency but k (cached)."""
+        if self._without is None:
+            self._without = {}
+        if k not in self._without:
+            self._without[k] = count_spread(
+                [r for j, r in enumerate(self.P) if j != k], self.n)
+        return self._without[k]
 
     def bidders(self):
         return [s for s in self.ins if self.hand_size[s] > 0 or s == self.me and self.hand
@@ -416,6 +412,52 @@ class Position:
         if o not in g.pct:
             g.pct[o] = importance(self.percentiles(o), g.stake[o])
         return g.pct[o]
+
+
+# --------------------------------------------------------------------------- chance to win
+
+def add_constituency(spread, row):
+    """``spread`` ({constituencies won per seat: probability}) with one more constituency,
+    won by each seat with the chances in ``row`` (the rest of 1: by nobody)."""
+    out = {}
+    nobody = 1.0 - sum(row)
+    for counts, p in spread.items():
+        for s, q in enumerate(row):
+            if q > 0:
+                c = counts[:s] + (counts[s] + 1,) + counts[s + 1:]
+                out[c] = out.get(c, 0.0) + p * q
+        if nobody > 1e-12:
+            out[counts] = out.get(counts, 0.0) + p * nobody
+    return out
+
+
+def count_spread(rows, n):
+    """Every way the constituencies with these chances can end, counted exactly."""
+    spread = {(0,) * n: 1.0}
+    for row in rows:
+        spread = add_constituency(spread, row)
+    return spread
+
+
+def win_chance(spread, me, won, empty):
+    """My chance to win the game over a ``spread`` of constituency counts: most
+    constituencies, then most hexes (``won`` now, blurred by the ``empty`` hexes left; even
+    hexes give each tied rival half the chance)."""
+    n = len(won)
+    scale = 2.0 + empty / 4
+    total = 0.0
+    for counts, p in spread.items():
+        mine = counts[me]
+        best = max(counts[s] for s in range(n) if s != me)
+        if mine > best:
+            total += p
+        elif mine == best:
+            q = 1.0
+            for s in range(n):
+                if s != me and counts[s] == best:
+                    q *= 0.5 + 0.5 * math.tanh((won[me] - won[s]) / scale)
+            total += p * q
+    return total
 
 
 def _in_region(board, const_of, i, where):
@@ -733,9 +775,24 @@ class ThinkingBot(FPTPBot):
     pays = False  # pays for gerrymanders and Clean Slate when worth it
     alpha = ALPHA
     winprob = False  # judges positions by its chance to win the game (else its standing)
+    # From this many empty hexes down it judges by its chance to win (at a table of three or
+    # more: crowd_winprob_late).
+    winprob_late = -1
+    crowd_winprob_late = None
+
+    @staticmethod
+    def at_table(players, duel, crowd):
+        """A setting for this table size: ``duel`` against one player, else ``crowd``."""
+        return duel if players == 2 or crowd is None else crowd
+
+    def position(self, view, seat):
+        """The seat's view read as this bot reads it."""
+        empty = sum(1 for h in view["hexes"] if h["owner"] is None)
+        late = self.at_table(view["players"], self.winprob_late, self.crowd_winprob_late)
+        return Position(view, seat, self.alpha, self.winprob or empty <= late)
 
     def pick(self, view, seat, moves, rng, deadline):
-        pos = Position(view, seat, self.alpha, self.winprob)
+        pos = self.position(view, seat)
         kind = moves[0]["type"]
         step = view["step"]
         if kind == "give":
@@ -829,11 +886,6 @@ class SearchBot(ThinkingBot):
     # At a table of three or more (None: as against one player).
     crowd_candidates = None
     crowd_keeps = None
-
-    @staticmethod
-    def at_table(players, duel, crowd):
-        """A setting for this table size: ``duel`` against one player, else ``crowd``."""
-        return duel if players == 2 or crowd is None else crowd
 
     def guesses(self, view, seat, rng):
         keeps = self.at_table(view["players"], self.keeps, self.crowd_keeps)
@@ -934,7 +986,10 @@ class HardBot(SearchBot):
     more hexes with their top cards and so keep fewer of them).  Before campaigning it
     compares every hex it could choose against one other player, but only its two most
     important hexes at a bigger table (comparing them all there won no more games and costs
-    time).  It keeps helpful news cards, gives harmful ones to the leader, and pays for a
+    time).  In the last twenty hexes of a game of three or more it stops weighing its
+    expected constituencies against the best of the others' and weighs its chance to win the
+    game instead, counted over every way the constituencies can still fall (with most hexes
+    breaking a tie).  It keeps helpful news cards, gives harmful ones to the leader, and pays for a
     gerrymander or a Clean Slate when the gain is worth more than the card."""
 
     samples = 120
@@ -948,4 +1003,7 @@ class HardBot(SearchBot):
     keeps = 3.0
     crowd_keeps = 0.75
     plain_model = True
+    # Near the end of a bigger game the standing misses what decides it (who is ahead of
+    # whom, then most hexes): compare with `--try crowd_winprob_late=-1`.
+    crowd_winprob_late = 20
     spend = 0.5  # leaves room for a busy machine within the deadline
