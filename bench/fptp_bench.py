@@ -1,6 +1,6 @@
 """Strength ladder and decision times of the First Past the Post bots (seeded games).
 
-    .venv/bin/python -m bench.fptp_bench [--games 200] [--jobs 2] [--budget 1.0]
+    .venv/bin/python -m bench.fptp_bench [--games 200] [--from 0] [--jobs 2] [--budget 1.0]
                                          [--players 2,4] [--variant fptp] [--no-news]
     .venv/bin/python -m bench.fptp_bench --hands 8
 
@@ -16,7 +16,9 @@ decides from the same position before any bid is applied.
 
 With ``--try NAME=VALUE`` (repeatable), every game with a hard bot is also played, with the
 same deals and seeds, by a hard bot with that setting changed, and both rows are printed side
-by side: a tuning idea is judged against the bot as it is, in the same run.
+by side: a tuning idea is judged against the bot as it is, in the same run.  A setting picked
+as the best of several on the same games may only have been lucky on those deals: play it
+again on others with ``--from 200`` (games 200 to 399) before believing it.
 
 With ``--hands GAMES``, instead: how well the hard bot's guesses of the others' hands match the
 hands medium bots really hold at a four-player table, per band of card values, with both of
@@ -166,6 +168,8 @@ def label(hi, lo, changed):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    ap.add_argument("--from", dest="first", type=int, default=0, metavar="N",
+                    help="number of the first game (default 0): other deals and seeds")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--budget", type=float, default=1.0, help="budget_s per decision (1.0)")
     ap.add_argument("--players", default="2,4", help="table sizes, e.g. 2,4 (default)")
@@ -192,8 +196,11 @@ def main(argv=None):
     rows = [(hi, lo, ()) for hi, lo in pairs]
     if changed:
         rows += [(hi, lo, changed) for hi, lo in pairs if "hard" in (hi, lo)]
+    if opts.first < 0:
+        ap.error(f"--from {opts.first}: games are numbered from 0")
+    games = range(opts.first, opts.first + opts.games)
     jobs = [(n, hi, lo, ch, g, opts.budget, options) for n in tables for hi, lo, ch in rows
-            for g in range(opts.games)]
+            for g in games]
     t0 = time.perf_counter()
     tally = {(n, hi, lo, ch): {"W": 0, "D": 0, "L": 0} for n in tables for hi, lo, ch in rows}
     times = {lv: [] for lv in LEVELS + ("hard (tried)",)}
@@ -210,7 +217,8 @@ def main(argv=None):
     wall = time.perf_counter() - t0
 
     news = "without news cards" if opts.no_news else "with news cards"
-    print(f"First Past the Post bot ladder: {opts.games} games per pairing, {opts.variant}, "
+    print(f"First Past the Post bot ladder: {opts.games} games per pairing (games "
+          f"{games.start}-{games.stop - 1}), {opts.variant}, "
           f"{news}, budget_s={opts.budget}, {opts.jobs} processes, {wall:.0f} s "
           f"(mean {statistics.fmean(plies):.0f} plies per game)")
     for n in tables:

@@ -21,7 +21,7 @@ The position is read from the seat's view only.  ``Position`` turns it into per-
 vote counts; the chance of each player winning a constituency is counted exactly over every
 way its empty hexes could still fall (each player equally likely to win each one), and a
 player's standing is its expected constituencies minus the (softened) best of the others'.
-Near the end of a bigger game the hard bot weighs its chance to win the game instead.
+A bot set to (``winprob``, ``winprob_late``) weighs its chance to win the game instead.
 """
 
 import bisect
@@ -986,10 +986,7 @@ class HardBot(SearchBot):
     more hexes with their top cards and so keep fewer of them).  Before campaigning it
     compares every hex it could choose against one other player, but only its two most
     important hexes at a bigger table (comparing them all there won no more games and costs
-    time).  In the last twenty hexes of a game of three or more it stops weighing its
-    expected constituencies against the best of the others' and weighs its chance to win the
-    game instead, counted over every way the constituencies can still fall (with most hexes
-    breaking a tie).  It keeps helpful news cards, gives harmful ones to the leader, and pays for a
+    time).  It keeps helpful news cards, gives harmful ones to the leader, and pays for a
     gerrymander or a Clean Slate when the gain is worth more than the card."""
 
     samples = 120
@@ -1003,7 +1000,4 @@ class HardBot(SearchBot):
     keeps = 3.0
     crowd_keeps = 0.75
     plain_model = True
-    # Near the end of a bigger game the standing misses what decides it (who is ahead of
-    # whom, then most hexes): compare with `--try crowd_winprob_late=-1`.
-    crowd_winprob_late = 20
     spend = 0.5  # leaves room for a busy machine within the deadline
