@@ -183,6 +183,8 @@ def main(argv=None):
                     help="instead: compare the hard bot's guessed hands with the real ones "
                          "over GAMES games (8 take about 20 s)")
     opts = ap.parse_args(argv)
+    if opts.first < 0:
+        ap.error(f"--from {opts.first}: games are numbered from 0")
     if opts.hands:
         from games.bots.fptp import HardBot
 
@@ -196,8 +198,6 @@ def main(argv=None):
     rows = [(hi, lo, ()) for hi, lo in pairs]
     if changed:
         rows += [(hi, lo, changed) for hi, lo in pairs if "hard" in (hi, lo)]
-    if opts.first < 0:
-        ap.error(f"--from {opts.first}: games are numbered from 0")
     games = range(opts.first, opts.first + opts.games)
     jobs = [(n, hi, lo, ch, g, opts.budget, options) for n in tables for hi, lo, ch in rows
             for g in games]

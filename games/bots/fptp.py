@@ -21,7 +21,7 @@ The position is read from the seat's view only.  ``Position`` turns it into per-
 vote counts; the chance of each player winning a constituency is counted exactly over every
 way its empty hexes could still fall (each player equally likely to win each one), and a
 player's standing is its expected constituencies minus the (softened) best of the others'.
-A bot set to (``winprob``, ``winprob_late``) weighs its chance to win the game instead.
+A bot set to ``winprob`` weighs its chance to win the game instead.
 """
 
 import bisect
@@ -215,7 +215,7 @@ class Position:
         self._groups = None
         self._lam = None
         self._pct = None
-        self._without = None
+        self._without = {}  # constituency -> spread of the counts over all the others
         self.base_value = self.my_value(self.P, self.won)
 
     # odds ----------------------------------------------------------------
@@ -258,19 +258,6 @@ class Position:
         if not self.winprob:
             E = [sum(r[s] for r in rows) + HEX_EPS * won[s] for s in range(n)]
             return standing(E, me)
-        if n == 2:
-            opp = 1 - me
-            dist = {0: 1.0}
-            for r in rows:
-                a, b = r[me], r[opp]
-                nxt = {}
-                for d, p in dist.items():
-                    for step, q in ((1, a), (-1, b), (0, 1.0 - a - b)):
-                        if q > 0:
-                            nxt[d + step] = nxt.get(d + step, 0.0) + p * q
-                dist = nxt
-            tie = 0.5 + 0.5 * math.tanh((won[me] - won[opp]) / 4)
-            return sum(p for d, p in dist.items() if d > 0) + tie * dist.get(0, 0.0)
         # usually one constituency differs from now: the others' spread is counted once
         changed = [k for k in range(self.K) if rows[k] is not self.P[k]]
         if len(changed) <= 1:
@@ -282,8 +269,6 @@ class Position:
 
     def without(self, k):
         """The spread of constituency counts over every constituency but k (cached)."""
-        if self._without is None:
-            self._without = {}
         if k not in self._without:
             self._without[k] = count_spread(
                 [r for j, r in enumerate(self.P) if j != k], self.n)
@@ -775,21 +760,9 @@ class ThinkingBot(FPTPBot):
     pays = False  # pays for gerrymanders and Clean Slate when worth it
     alpha = ALPHA
     winprob = False  # judges positions by its chance to win the game (else its standing)
-    # From this many empty hexes down it judges by its chance to win (at a table of three or
-    # more: crowd_winprob_late).
-    winprob_late = -1
-    crowd_winprob_late = None
-
-    @staticmethod
-    def at_table(players, duel, crowd):
-        """A setting for this table size: ``duel`` against one player, else ``crowd``."""
-        return duel if players == 2 or crowd is None else crowd
-
     def position(self, view, seat):
         """The seat's view read as this bot reads it."""
-        empty = sum(1 for h in view["hexes"] if h["owner"] is None)
-        late = self.at_table(view["players"], self.winprob_late, self.crowd_winprob_late)
-        return Position(view, seat, self.alpha, self.winprob or empty <= late)
+        return Position(view, seat, self.alpha, self.winprob)
 
     def pick(self, view, seat, moves, rng, deadline):
         pos = self.position(view, seat)
@@ -886,6 +859,11 @@ class SearchBot(ThinkingBot):
     # At a table of three or more (None: as against one player).
     crowd_candidates = None
     crowd_keeps = None
+
+    @staticmethod
+    def at_table(players, duel, crowd):
+        """A setting for this table size: ``duel`` against one player, else ``crowd``."""
+        return duel if players == 2 or crowd is None else crowd
 
     def guesses(self, view, seat, rng):
         keeps = self.at_table(view["players"], self.keeps, self.crowd_keeps)
