@@ -83,16 +83,21 @@ def parse_frame(text):
 
 
 @db_call
-def _frame(game_id, user, keys, *, first=False):
+def _frame(game_id, user, keys):
     """This user's state frame, or None for a game that is gone or not theirs to watch
-    (``keys``: the share keys of the socket's session).  A socket's first frame also picks up
-    a bot turn lost in a restart: someone is looking."""
+    (``keys``: the share keys of the socket's session)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not game_can_watch(game=game, user=user, keys=keys):
         return None
-    if first:
-        services.game_bots_resume_stalled(game_ids=[game_id])
     return game_frame(game=game, user=user)
+
+
+@db_call
+def _joined(game_id):
+    """Once a new socket hears its game's broadcasts: pick up a bot turn lost in a restart
+    (someone is looking) and return the game's version now (None: the game is gone)."""
+    services.game_bots_resume_stalled(game_ids=[game_id])
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
 @db_call
@@ -149,7 +154,7 @@ class GameConsumer(AsyncSocketConsumer):
             return
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.keys = session_keys(self.scope.get("session"))
-        frame = await _frame(self.game_id, self.user, self.keys, first=True)
+        frame = await _frame(self.game_id, self.user, self.keys)
         if frame is None:
             await self.refuse(4404)
             return
@@ -162,6 +167,10 @@ class GameConsumer(AsyncSocketConsumer):
         await self.accept()
         await self._send_state(frame)
         await self._send_log()
+        # The first frame was read before the socket joined its group, so a move made in
+        # between was broadcast without it; a resumed bot's move comes only after the join.
+        if await _joined(self.game_id) != frame["version"]:
+            await self._resync_soon()
         if frame["status"] == Game.Status.FINISHED:
             lesson = await _lesson(self.game_id)
             if lesson is not None:

@@ -204,6 +204,32 @@ async def test_connecting_to_a_game_stalled_on_a_bot_resumes_it(table, inmemory_
     await comm.disconnect()
 
 
+async def test_a_move_made_while_a_socket_connects_still_reaches_it(table, inmemory_layer,
+                                                                     monkeypatch):
+    """A socket reads its first board before it joins the game's broadcasts: a move committed
+    in between must still reach it (here ana moves while ben's socket is connecting)."""
+    from games import services
+    from games.consumers import GameConsumer
+
+    game, ana, ben, _ = table
+    move = get_rules(game.kind).legal_moves(game.state, 0)[0]
+    session_watch = GameConsumer.session_watch
+
+    async def move_while_connecting(consumer):
+        await database_sync_to_async(services.move_submit)(
+            game_id=game.pk, seat_index=0, move=move, expected_version=0, user=ana)
+        await session_watch(consumer)
+
+    monkeypatch.setattr(GameConsumer, "session_watch", move_while_connecting)
+    comm = communicator(game.pk, ben)
+    assert (await comm.connect())[0]
+    first = await receive_type(comm, "state")
+    assert first["game"]["version"] == 0  # read before ana's move
+    monkeypatch.setattr(GameConsumer, "session_watch", session_watch)
+    assert (await receive_type(comm, "state"))["game"]["version"] == 1
+    await comm.disconnect()
+
+
 async def test_reconnect_resyncs_from_the_server_version(table, inmemory_layer):
     """A client that dropped and reconnects gets the current version; re-sending its pending
     move for the old version is refused as stale (no doubled move)."""
