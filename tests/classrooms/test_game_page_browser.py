@@ -95,16 +95,19 @@ def test_turn_alerts_in_the_tab_and_an_optional_sound(browser, live_server_url):
         };""")
     page.goto(game.get_absolute_url())
     page.wait_for_selector("#connection-status[data-state='open']", state="attached")
+    # her turn (the bot may open the game): the tab says so, and with the sound still off
+    # her turn came in silence
+    wait_until(page, "document.body.dataset.myTurn === 'true' && document.body.dataset.busy === 'false'",
+               timeout=30)
+    assert page.title().startswith("\u25cf Your turn")
+    assert page.evaluate("window.__tones") == 0
     assert not page.is_checked("#turn-sound")  # off unless the student asks for it
     page.check("#turn-sound")
     assert page.evaluate("localStorage.getItem('gerrymander-turn-sound')") == "on"
     tones = page.evaluate("window.__tones")
     assert tones == 1  # ticking the box plays the tone once, so the student knows it
 
-    # her turn: the tab says so; she plays, the bot plays, and her next turn sounds
-    wait_until(page, "document.body.dataset.myTurn === 'true' && document.body.dataset.busy === 'false'",
-               timeout=30)
-    assert page.title().startswith("\u25cf Your turn")
+    # she plays, the bot plays, and her next turn sounds
     rng = random.Random(3)
     while play_one_action(page, rng):
         pass

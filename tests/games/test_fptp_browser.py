@@ -666,6 +666,8 @@ def test_giving_a_third_permanent_card_and_urbanisation(browser, live_server_url
     game = rig_news(game, "urbanisation", stacks=stacks)
     ana_page.reload()
     ana_page.wait_for_selector("#news-dialog[open]")
+    # the dialog opens from the page's own first board; a choice needs the socket open
+    ana_page.wait_for_selector("#connection-status[data-state='open']", state="attached")
     swap = f"{key(board.coords[rural])}|{key(board.coords[city])}"
     assert ana_page.locator("#news-dialog [data-urbanise]").evaluate_all(
         "ns => ns.map(n => n.dataset.urbanise)") == [swap]
