@@ -116,8 +116,25 @@ def test_deterministic(level):
         assert a == b
 
 
-def test_hard_respects_budget():
-    bot = get_bot("mapmaker", "hard")
+class SteppingClock:
+    """A clock that moves on ``step`` seconds each time it is read: the bot's search sees
+    time pass at the same pace on any machine, however busy."""
+
+    def __init__(self, step):
+        self.now = 0.0
+        self.step = step
+
+    def perf_counter(self):
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("budget_s, most", [(0.05, 5), (5.0, None)])
+def test_hard_stops_its_search_at_the_deadline(monkeypatch, budget_s, most):
+    """Each clock reading is 0.01 s here: with 0.05 s the hard bot stops after a handful of
+    playouts (a reading per playout); with 5 s it plays its whole share of work."""
+    from games.bots import base, mapmaker
+
     state = RULES.setup({"players": 2, "first_seat": 0}, 4)
     # play into the midgame, where a turn has 4 borders and many options
     rng = random.Random(4)
@@ -125,10 +142,19 @@ def test_hard_respects_budget():
         seat = RULES.to_move(state)[0]
         state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
     seat = RULES.to_move(state)[0]
-    t0 = time.perf_counter()
-    move = bot.choose(RULES.view(state, seat), seat, seed=1, budget_s=0.05)
-    assert time.perf_counter() - t0 < 0.3
+    clock = SteppingClock(0.01)
+    monkeypatch.setattr(base, "time", clock)
+    monkeypatch.setattr(mapmaker, "time", clock)
+    playouts = []
+    playout = mapmaker._playout
+    monkeypatch.setattr(mapmaker, "_playout", lambda *a: playouts.append(1) or playout(*a))
+    move = get_bot("mapmaker", "hard").choose(RULES.view(state, seat), seat, seed=1,
+                                              budget_s=budget_s)
     assert move in RULES.legal_moves(state, seat)
+    if most is None:
+        assert len(playouts) > 50  # stopped by its work allowance, long before 5 s
+    else:
+        assert 0 < len(playouts) <= most
 
 
 def _winning_completion_position():
