@@ -104,15 +104,21 @@ def test_deterministic_per_seed_and_blind_to_the_face_down_order(level):
             assert ask(level, other, seed=4, budget=5)[1] == move
 
 
-def test_hard_stays_within_a_tight_budget():
-    """The opening cut is the hard bot's longest search; with 0.05 s it still answers at once
-    (its searches stop at 70% of the budget and it plays the medium bot's quick move)."""
+@pytest.mark.parametrize("budget_s, quick", [(0.05, True), (500.0, False)])
+def test_hard_plays_the_quick_move_when_its_time_runs_out(stepping_clock, budget_s, quick):
+    """The opening cut is the hard bot's longest search.  Each clock reading is 0.01 s here:
+    with 0.05 s its searches stop at once and it plays the medium bot's quick move; with all
+    the time it wants, its own search finds another cut."""
+    from games.bots import base, berrymandering
+
+    stepping_clock(base, berrymandering)
     state = RULES.setup({"players": 2}, 4)
     seat = RULES.to_move(state)[0]
-    t0 = time.perf_counter()
-    move = get_bot("berrymandering", "hard").choose(RULES.view(state, seat), seat, seed=1,
-                                                    budget_s=0.05)
-    assert time.perf_counter() - t0 < 0.5
+    view = RULES.view(state, seat)
+    move = get_bot("berrymandering", "hard").choose(view, seat, seed=1, budget_s=budget_s)
+    quick_move = get_bot("berrymandering", "medium").choose(view, seat, seed=1,
+                                                           budget_s=budget_s)
+    assert (move == quick_move) is quick
     RULES.apply(state, seat, move)
 
 

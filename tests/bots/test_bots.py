@@ -116,21 +116,8 @@ def test_deterministic(level):
         assert a == b
 
 
-class SteppingClock:
-    """A clock that moves on ``step`` seconds each time it is read: the bot's search sees
-    time pass at the same pace on any machine, however busy."""
-
-    def __init__(self, step):
-        self.now = 0.0
-        self.step = step
-
-    def perf_counter(self):
-        self.now += self.step
-        return self.now
-
-
 @pytest.mark.parametrize("budget_s, most", [(0.05, 5), (5.0, None)])
-def test_hard_stops_its_search_at_the_deadline(monkeypatch, budget_s, most):
+def test_hard_stops_its_search_at_the_deadline(monkeypatch, stepping_clock, budget_s, most):
     """Each clock reading is 0.01 s here: with 0.05 s the hard bot stops after a handful of
     playouts (a reading per playout); with 5 s it plays its whole share of work."""
     from games.bots import base, mapmaker
@@ -142,9 +129,7 @@ def test_hard_stops_its_search_at_the_deadline(monkeypatch, budget_s, most):
         seat = RULES.to_move(state)[0]
         state = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
     seat = RULES.to_move(state)[0]
-    clock = SteppingClock(0.01)
-    monkeypatch.setattr(base, "time", clock)
-    monkeypatch.setattr(mapmaker, "time", clock)
+    stepping_clock(base, mapmaker)
     playouts = []
     playout = mapmaker._playout
     monkeypatch.setattr(mapmaker, "_playout", lambda *a: playouts.append(1) or playout(*a))
