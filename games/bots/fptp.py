@@ -21,7 +21,6 @@ The position is read from the seat's view only.  ``Position`` turns it into per-
 vote counts; the chance of each player winning a constituency is counted exactly over every
 way its empty hexes could still fall (each player equally likely to win each one), and a
 player's standing is its expected constituencies minus the (softened) best of the others'.
-A bot set to ``winprob`` weighs its chance to win the game instead.
 """
 
 import bisect
@@ -151,8 +150,7 @@ class Group:
     """Hexes that are alike for a campaign: one constituency, one hex type, one holder (None:
     empty hexes; a seat: a won hex to campaign for again under Floods or Riots)."""
 
-    __slots__ = ("k", "htype", "holder", "bonus", "hexes", "vm", "stake", "sway", "pct", "wm",
-                 "mystake")
+    __slots__ = ("k", "htype", "holder", "bonus", "hexes", "vm", "stake", "sway", "pct")
 
     def __init__(self, k, htype, holder, bonus):
         self.k, self.htype, self.holder, self.bonus = k, htype, holder, bonus
@@ -161,16 +159,13 @@ class Group:
         self.stake = None  # stake[o]: how much winning matters to o
         self.sway = None  # sway[s]: Permanent (and holder) bonus of each seat here
         self.pct = None  # how important the group is to each seat (easy bot)
-        self.wm = None  # wm[w]: my own value if seat w wins (my chance to win the game, hard)
-        self.mystake = None
 
 
 class Position:
     """What a seat sees of a First Past the Post game, as the bots need it."""
 
-    def __init__(self, view, seat, alpha=ALPHA, winprob=False):
+    def __init__(self, view, seat, alpha=ALPHA):
         self.alpha = alpha
-        self.winprob = winprob
         self.view = view
         self.me = seat
         n = self.n = view["players"]
@@ -215,7 +210,6 @@ class Position:
         self._groups = None
         self._lam = None
         self._pct = None
-        self._without = {}  # constituency -> spread of the counts over all the others
         self.base_value = self.my_value(self.P, self.won)
 
     # odds ----------------------------------------------------------------
@@ -253,26 +247,9 @@ class Position:
         return rows
 
     def my_value(self, rows, won):
-        """My own value of a position: my standing, or (``winprob``) my chance to win."""
-        n, me = self.n, self.me
-        if not self.winprob:
-            E = [sum(r[s] for r in rows) + HEX_EPS * won[s] for s in range(n)]
-            return standing(E, me)
-        # usually one constituency differs from now: the others' spread is counted once
-        changed = [k for k in range(self.K) if rows[k] is not self.P[k]]
-        if len(changed) <= 1:
-            k = changed[0] if changed else 0
-            spread = add_constituency(self.without(k), rows[k])
-        else:
-            spread = count_spread(rows, n)
-        return win_chance(spread, me, won, self.remaining)
-
-    def without(self, k):
-        """The spread of constituency counts over every constituency but k (cached)."""
-        if k not in self._without:
-            self._without[k] = count_spread(
-                [r for j, r in enumerate(self.P) if j != k], self.n)
-        return self._without[k]
+        """My standing with these constituency odds and hexes won."""
+        E = [sum(r[s] for r in rows) + HEX_EPS * won[s] for s in range(self.n)]
+        return standing(E, self.me)
 
     def bidders(self):
         return [s for s in self.ins if self.hand_size[s] > 0 or s == self.me and self.hand
@@ -323,7 +300,6 @@ class Position:
         n, k = self.n, g.k
         i = g.hexes[0]
         vm = [[0.0] * n for _ in range(n)]
-        wm = [0.0] * n
         for w in bidders:
             votes = list(self.votes[k])
             empty = self.empty[k]
@@ -339,22 +315,11 @@ class Position:
                 E[g.holder] -= HEX_EPS
             for o in range(n):
                 vm[o][w] = standing(E, o)
-            if self.winprob:
-                won = list(self.won)
-                won[w] += 1
-                if g.holder is not None:
-                    won[g.holder] -= 1
-                wm[w] = self.my_value(self.rows_after(change), won)
         g.vm = vm
-        g.wm = wm if self.winprob else list(vm[self.me])
         g.stake = [0.0] * n
         for o in bidders:
             rest = [vm[o][w] for w in bidders if w != o]
             g.stake[o] = vm[o][o] - (sum(rest) / len(rest) if rest else vm[o][o])
-        me = self.me
-        rest = [g.wm[w] for w in bidders if w != me]
-        g.mystake = g.wm[me] - (sum(rest) / len(rest) if rest else g.wm[me]) \
-            if me in bidders else 0.0
         g.sway = [self.bonus(s, i) + (g.bonus if s == g.holder else 0) for s in range(n)]
 
     def bonus(self, s, i):
@@ -374,7 +339,7 @@ class Position:
             total = weight = 0.0
             for g in self.groups():
                 if g.holder is None:
-                    stake = g.mystake if o == self.me else g.stake[o]
+                    stake = g.stake[o]
                     total += max(stake, 0.0) * len(g.hexes)
                     weight += len(g.hexes)
             mean = total / weight if weight else 0.0
@@ -397,52 +362,6 @@ class Position:
         if o not in g.pct:
             g.pct[o] = importance(self.percentiles(o), g.stake[o])
         return g.pct[o]
-
-
-# --------------------------------------------------------------------------- chance to win
-
-def add_constituency(spread, row):
-    """``spread`` ({constituencies won per seat: probability}) with one more constituency,
-    won by each seat with the chances in ``row`` (the rest of 1: by nobody)."""
-    out = {}
-    nobody = 1.0 - sum(row)
-    for counts, p in spread.items():
-        for s, q in enumerate(row):
-            if q > 0:
-                c = counts[:s] + (counts[s] + 1,) + counts[s + 1:]
-                out[c] = out.get(c, 0.0) + p * q
-        if nobody > 1e-12:
-            out[counts] = out.get(counts, 0.0) + p * nobody
-    return out
-
-
-def count_spread(rows, n):
-    """Every way the constituencies with these chances can end, counted exactly."""
-    spread = {(0,) * n: 1.0}
-    for row in rows:
-        spread = add_constituency(spread, row)
-    return spread
-
-
-def win_chance(spread, me, won, empty):
-    """My chance to win the game over a ``spread`` of constituency counts: most
-    constituencies, then most hexes (``won`` now, blurred by the ``empty`` hexes left; even
-    hexes give each tied rival half the chance)."""
-    n = len(won)
-    scale = 2.0 + empty / 4
-    total = 0.0
-    for counts, p in spread.items():
-        mine = counts[me]
-        best = max(counts[s] for s in range(n) if s != me)
-        if mine > best:
-            total += p
-        elif mine == best:
-            q = 1.0
-            for s in range(n):
-                if s != me and counts[s] == best:
-                    q *= 0.5 + 0.5 * math.tanh((won[me] - won[s]) / scale)
-            total += p * q
-    return total
 
 
 def _in_region(board, const_of, i, where):
@@ -597,14 +516,15 @@ def easy_sways(pos, g, hands, exclude=None):
 
 
 def winner_value(pos, g, me, sways):
-    """My value once the sways are revealed (ties: the active player, else shared)."""
+    """My standing once the sways are revealed (ties: the active player, else shared)."""
+    mine = g.vm[me]
     top = max(sw for _, sw in sways)
     tied = [s for s, sw in sways if sw == top]
     if len(tied) == 1:
-        return g.wm[tied[0]]
+        return mine[tied[0]]
     if pos.active in tied:
-        return g.wm[pos.active]
-    return sum(g.wm[s] for s in tied) / len(tied)
+        return mine[pos.active]
+    return sum(mine[s] for s in tied) / len(tied)
 
 
 def best_card(pos, g, me, hand, opponent_bids):
@@ -759,10 +679,10 @@ class ThinkingBot(FPTPBot):
 
     pays = False  # pays for gerrymanders and Clean Slate when worth it
     alpha = ALPHA
-    winprob = False  # judges positions by its chance to win the game (else its standing)
+
     def position(self, view, seat):
         """The seat's view read as this bot reads it."""
-        return Position(view, seat, self.alpha, self.winprob)
+        return Position(view, seat, self.alpha)
 
     def pick(self, view, seat, moves, rng, deadline):
         pos = self.position(view, seat)
@@ -921,7 +841,7 @@ class SearchBot(ThinkingBot):
 
     def campaign(self, pos, view, seat, moves, rng, deadline):
         groups = pos.groups()
-        ranked = sorted(groups, key=lambda g: (-g.mystake, -TYPE_RANK[g.htype], g.hexes[0]))
+        ranked = sorted(groups, key=lambda g: (-g.stake[seat], -TYPE_RANK[g.htype], g.hexes[0]))
         now = time.perf_counter()
         stop = now + self.spend * (deadline - now)
         guesses = self.guesses(view, seat, rng)
