@@ -225,7 +225,6 @@ async def test_a_move_made_while_a_socket_connects_still_reaches_it(table, inmem
     assert (await comm.connect())[0]
     first = await receive_type(comm, "state")
     assert first["game"]["version"] == 0  # read before ana's move
-    monkeypatch.setattr(GameConsumer, "session_watch", session_watch)
     assert (await receive_type(comm, "state"))["game"]["version"] == 1
     await comm.disconnect()
 
