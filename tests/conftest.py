@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -245,6 +246,7 @@ def live_server_start(*, extra_env=None, log_name="liveserver", port=None):
         proc.kill()
         raise RuntimeError(f"live server did not start; see {log_path}")
     proc.log_path = log_path
+    _live_logs.append(log_path)
     return f"http://127.0.0.1:{port}", proc
 
 
@@ -254,6 +256,8 @@ def live_server_stop(proc):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+    if proc.log_path in _live_logs:
+        _live_logs.remove(proc.log_path)
     if proc.returncode in (0, -15, 143):
         proc.log_path.unlink(missing_ok=True)
 
@@ -302,10 +306,79 @@ def browser_page(browser, live_server_url, user=None, **context_args):
                               "url": live_server_url}])
     page = context.new_page()
     page.errors = []
+    page.frames_seen = deque(maxlen=FRAMES_KEPT)
+    page.on("websocket", lambda ws: _socket_trace(page, ws))
+    _pages_opened.append((user, page))
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     page.on("console", lambda msg: "Content Security Policy" in msg.text
             and page.errors.append(msg.text))
     return page
+
+
+# --- what a failed browser test shows: each page's last socket frames, the server's log ---
+
+FRAMES_KEPT = 30
+LOG_LINES_SHOWN = 60
+_pages_opened = []  # (user, page) opened by the running test
+_live_logs = []  # log files of the live servers running now
+
+
+def _frame_words(direction, payload):
+    """One line for a socket frame: its type and, for a game's state, what a page acts on."""
+    import json
+
+    try:
+        frame = json.loads(payload)
+    except (TypeError, ValueError):
+        return f"{direction} (not JSON) {str(payload)[:80]}"
+    if not isinstance(frame, dict):
+        return f"{direction} {str(payload)[:80]}"
+    words = [direction, str(frame.get("type"))]
+    game = frame.get("game") if isinstance(frame.get("game"), dict) else None
+    if game is not None:
+        view = game.get("view") or {}
+        words += [f"version={game.get('version')}", f"seat={game.get('seat')}",
+                  f"status={game.get('status')}", f"to_move={view.get('to_move')}"]
+    for name in ("version", "code", "ref"):
+        if name in frame and frame[name] is not None:
+            words.append(f"{name}={frame[name]}")
+    if frame.get("type") == "move":
+        words.append(f"move={json.dumps(frame.get('move'))[:80]}")
+    return " ".join(words)
+
+
+def _socket_trace(page, ws):
+    started = time.monotonic()
+
+    def note(direction, payload):
+        page.frames_seen.append(f"{time.monotonic() - started:7.2f}s {_frame_words(direction, payload)}")
+
+    page.frames_seen.append(f"   open {ws.url}")
+    ws.on("framereceived", lambda payload: note("<-", payload))
+    ws.on("framesent", lambda payload: note("->", payload))
+    ws.on("close", lambda _ws: page.frames_seen.append(f"{time.monotonic() - started:7.2f}s closed"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails says what each page last heard on its socket and what the
+    live server last logged: enough to tell a frame never sent from a frame not acted on."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call":
+        return
+    try:
+        if report.failed:
+            for user, page in _pages_opened:
+                who = getattr(user, "username", None) or "anonymous"
+                report.sections.append((f"socket frames seen by {who}'s page (last {FRAMES_KEPT})",
+                                        "\n".join(page.frames_seen) or "(none)"))
+            for path in _live_logs:
+                lines = path.read_text(errors="replace").splitlines()[-LOG_LINES_SHOWN:]
+                report.sections.append((f"live server log {path.name} (last {LOG_LINES_SHOWN} lines)",
+                                        "\n".join(lines)))
+    finally:
+        _pages_opened.clear()
 
 
 def wait_until(page, expression, timeout=15.0):
