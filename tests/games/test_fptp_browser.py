@@ -503,14 +503,19 @@ def test_a_turn_by_keyboard(browser, live_server_url):
     hand = sorted(fresh(game).state["hands"][0])
     page.keyboard.press("3")
     assert page.locator(f"[data-card='{hand[2]}']").get_attribute("aria-pressed") == "true"
+    # Ben commits his card meanwhile: her hand is drawn again, and her place in it stays
+    services.move_submit(game_id=game.pk, seat_index=1, user=ben, expected_version=1,
+                         move={"type": "bid", "card": min(fresh(game).state["hands"][1])})
+    wait_version_above(page, 1)
+    assert page.evaluate("document.activeElement.dataset.card") == str(hand[2])
     page.keyboard.press("Escape")
     assert page.locator("[data-card][aria-pressed='true']").count() == 0
     page.keyboard.press("2")
     page.keyboard.press("ArrowRight")  # arrows move between cards
     assert page.locator(f"[data-card='{hand[2]}']").get_attribute("aria-pressed") == "true"
     page.keyboard.press("Enter")
-    wait_version_above(page, 1)
-    assert fresh(game).state["bids"][0] == hand[2]
+    wait_version_above(page, 2)
+    assert fresh(game).state["last_reveal"]["bids"][0] == hand[2]
     assert page.errors == []
 
 

@@ -588,6 +588,9 @@ export function createBoard(container, page) {
     const mine = seatRow(seat);
     const [bonus] = bus ? bonusAt(mine.permanents, bus) : [0];
     const active = bidding();
+    // Redrawing the cards must not drop the keyboard's place in the hand: a frame or an ack
+    // can arrive between two key presses.
+    const focused = handList.contains(document.activeElement) ? document.activeElement.dataset.card : null;
     fill(handList, ...cards.map((c, i) => {
       const sway = c + bonus;
       return h("button", {
@@ -599,6 +602,10 @@ export function createBoard(container, page) {
       }, h("span", { class: "card-value" }, String(c)),
       bus && active && bonus ? h("span", { class: "card-sway" }, `sway ${sway}`) : null);
     }));
+    if (focused !== null && focused !== undefined) {
+      const again = handList.querySelector(`[data-card="${focused}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
     if (v.my_bid !== null && v.my_bid !== undefined) {
       myBid.hidden = false;
       fill(myBid, "You chose ", h("strong", {}, String(v.my_bid)), " for this campaign (nobody else can see it).");
