@@ -320,6 +320,9 @@ def browser_page(browser, live_server_url, user=None, **context_args):
 FRAMES_KEPT = 30
 LOG_LINES_SHOWN = 60
 _pages_opened = []  # (user, page) opened by the running test
+PAGE_NOW = """() => JSON.stringify({url: location.pathname, ...document.body.dataset,
+    message: (document.querySelector("#game-message") || {}).textContent || null,
+    hint: (document.querySelector("#board-hint") || {}).textContent || null})"""
 _live_logs = []  # log files of the live servers running now
 
 
@@ -371,8 +374,13 @@ def pytest_runtest_makereport(item, call):
         if report.failed:
             for user, page in _pages_opened:
                 who = getattr(user, "username", None) or "anonymous"
+                lines = list(page.frames_seen) or ["(none)"]
+                try:  # what the page showed when the test gave up
+                    lines.append("now: " + page.evaluate(PAGE_NOW))
+                except Exception as exc:  # a closed page, say
+                    lines.append(f"now: (page not readable: {exc.__class__.__name__})")
                 report.sections.append((f"socket frames seen by {who}'s page (last {FRAMES_KEPT})",
-                                        "\n".join(page.frames_seen) or "(none)"))
+                                        "\n".join(lines)))
             for path in _live_logs:
                 lines = path.read_text(errors="replace").splitlines()[-LOG_LINES_SHOWN:]
                 report.sections.append((f"live server log {path.name} (last {LOG_LINES_SHOWN} lines)",
