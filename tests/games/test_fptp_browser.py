@@ -486,6 +486,7 @@ def test_a_turn_by_keyboard(browser, live_server_url):
     game = fptp_game(ana, ben, seed="fptp-keys",
                      options={"players": 2, "news": False, "first_player": 0})
     page = open_page(browser, live_server_url, ana, game)
+    ben_page = open_page(browser, live_server_url, ben, game)
     page.locator("[data-hex][tabindex='0']").focus()
     start = page.evaluate("document.activeElement.dataset.hex")
     for press in ("ArrowDown", "ArrowDown", "ArrowRight"):
@@ -503,9 +504,12 @@ def test_a_turn_by_keyboard(browser, live_server_url):
     hand = sorted(fresh(game).state["hands"][0])
     page.keyboard.press("3")
     assert page.locator(f"[data-card='{hand[2]}']").get_attribute("aria-pressed") == "true"
-    # Ben commits his card meanwhile: her hand is drawn again, and her place in it stays
-    services.move_submit(game_id=game.pk, seat_index=1, user=ben, expected_version=1,
-                         move={"type": "bid", "card": min(fresh(game).state["hands"][1])})
+    # Ben plays his card meanwhile (a second click plays it): her hand is drawn again, and
+    # her place in it stays
+    wait_until(ben_page, "document.body.dataset.myTurn === 'true' && document.body.dataset.busy === 'false'")
+    ben_card = ben_page.locator("#hand-cards [data-card]").first
+    ben_card.click()
+    ben_card.click()
     wait_version_above(page, 1)
     assert page.evaluate("document.activeElement.dataset.card") == str(hand[2])
     page.keyboard.press("Escape")
