@@ -481,6 +481,34 @@ def test_on_a_phone_a_tap_near_a_hex_picks_it_and_two_taps_play_a_card(browser, 
     assert page.errors == []
 
 
+def test_a_card_pressed_while_another_player_commits_is_still_picked(browser, live_server_url):
+    ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
+    game = fptp_game(ana, ben, seed="fptp-press",
+                     options={"players": 2, "news": False, "first_player": 0})
+    page = open_page(browser, live_server_url, ana, game)
+    ben_page = open_page(browser, live_server_url, ben, game)
+    before = version(page)
+    page.locator(f"[data-hex='{legal_hexes(page)[0]}']").click()
+    wait_version_above(page, before)
+    for p in (page, ben_page):
+        wait_until(p, "document.body.dataset.myTurn === 'true' && document.body.dataset.busy === 'false'")
+    card = sorted(fresh(game).state["hands"][0])[0]
+    page.locator(f"[data-card='{card}']").hover()
+    page.mouse.down()
+    # Ben commits his card while Ana's button is held down: her page hears of it ...
+    ben_card = ben_page.locator("#hand-cards [data-card]").first
+    ben_card.click()
+    ben_card.click()
+    wait_until(page, "window.gameApp.game.version >= 2")
+    page.mouse.up()
+    # ... and her click still picks the card
+    wait_version(page, 2)
+    assert page.locator(f"[data-card='{card}']").get_attribute("aria-pressed") == "true"
+    assert page.locator("#bid-submit").is_visible()
+    assert page.locator("[data-committed-seat='1']").get_attribute("data-committed") == "true"
+    assert page.errors == []
+
+
 def test_a_turn_by_keyboard(browser, live_server_url):
     ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
     game = fptp_game(ana, ben, seed="fptp-keys",

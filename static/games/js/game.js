@@ -35,6 +35,7 @@ import { GameSocket } from "./socket.js";
 import { h, joinNames, plural } from "./ui.js";
 
 const LOG_LIMIT = 300;
+const PRESS_WAIT_MAX_MS = 1500; // the longest a press holds back a redraw
 
 function readJSON(id) {
   const node = document.getElementById(id);
@@ -453,7 +454,35 @@ export async function startGame(options = {}) {
       h("progress", { max: String(steps.length), value: String(at), "aria-label": "Steps done" }));
   }
 
+  // A redraw replaces the board's and the hand's elements.  Between a press and its release
+  // that loses the click (the browser has no element left to send it to), so frames that
+  // arrive meanwhile are drawn once the pointer is released, just after its click.
+  let pressed = false;
+  let redrawAfterPress = false;
+  let pressTimer = null;
+  function pressEnd() {
+    if (!pressed) return;
+    pressed = false;
+    clearTimeout(pressTimer);
+    if (redrawAfterPress) {
+      redrawAfterPress = false;
+      setTimeout(render, 0);
+    }
+  }
+  document.addEventListener("pointerdown", () => {
+    pressed = true;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(pressEnd, PRESS_WAIT_MAX_MS);  // a release the page never heard of
+  }, true);
+  document.addEventListener("pointerup", pressEnd, true);
+  document.addEventListener("pointercancel", pressEnd, true);
+  window.addEventListener("blur", pressEnd);
+
   function render() {
+    if (pressed) {
+      redrawAfterPress = true;
+      return;
+    }
     document.body.dataset.version = String(game.version);
     document.body.dataset.status = game.status;
     document.body.dataset.seat = mySeat() === null ? "spectator" : String(mySeat());
