@@ -481,12 +481,17 @@ def test_on_a_phone_a_tap_near_a_hex_picks_it_and_two_taps_play_a_card(browser, 
     assert page.errors == []
 
 
-def test_a_card_pressed_while_another_player_commits_is_still_picked(browser, live_server_url):
+def two_students_bid(browser, live_server_url, seed):
+    """Ana's and Ben's pages at a two-player table without news cards, Ana to campaign."""
     ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
-    game = fptp_game(ana, ben, seed="fptp-press",
+    game = fptp_game(ana, ben, seed=seed,
                      options={"players": 2, "news": False, "first_player": 0})
-    page = open_page(browser, live_server_url, ana, game)
-    ben_page = open_page(browser, live_server_url, ben, game)
+    return game, open_page(browser, live_server_url, ana, game), \
+        open_page(browser, live_server_url, ben, game)
+
+
+def test_a_card_pressed_while_another_player_commits_is_still_picked(browser, live_server_url):
+    game, page, ben_page = two_students_bid(browser, live_server_url, "fptp-press")
     before = version(page)
     page.locator(f"[data-hex='{legal_hexes(page)[0]}']").click()
     wait_version_above(page, before)
@@ -510,11 +515,7 @@ def test_a_card_pressed_while_another_player_commits_is_still_picked(browser, li
 
 
 def test_a_turn_by_keyboard(browser, live_server_url):
-    ana, ben = make_user("ana", first_name="Ana"), make_user("ben", first_name="Ben")
-    game = fptp_game(ana, ben, seed="fptp-keys",
-                     options={"players": 2, "news": False, "first_player": 0})
-    page = open_page(browser, live_server_url, ana, game)
-    ben_page = open_page(browser, live_server_url, ben, game)
+    game, page, ben_page = two_students_bid(browser, live_server_url, "fptp-keys")
     page.locator("[data-hex][tabindex='0']").focus()
     start = page.evaluate("document.activeElement.dataset.hex")
     for press in ("ArrowDown", "ArrowDown", "ArrowRight"):
