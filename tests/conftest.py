@@ -4,6 +4,7 @@ A test marked ``postgres``, ``redis`` or ``browser`` skips when that service or 
 missing on a developer's laptop, and FAILS under ``CI=true`` (CI must provide them).
 """
 
+import json
 import os
 import socket
 import subprocess
@@ -320,16 +321,14 @@ def browser_page(browser, live_server_url, user=None, **context_args):
 FRAMES_KEPT = 30
 LOG_LINES_SHOWN = 60
 _pages_opened = []  # (user, page) opened by the running test
+_live_logs = []  # log files of the live servers running now
 PAGE_NOW = """() => JSON.stringify({url: location.pathname, ...document.body.dataset,
     message: (document.querySelector("#game-message") || {}).textContent || null,
     hint: (document.querySelector("#board-hint") || {}).textContent || null})"""
-_live_logs = []  # log files of the live servers running now
 
 
 def _frame_words(direction, payload):
     """One line for a socket frame: its type and, for a game's state, what a page acts on."""
-    import json
-
     try:
         frame = json.loads(payload)
     except (TypeError, ValueError):
@@ -381,7 +380,7 @@ def pytest_runtest_makereport(item, call):
                     lines.append(f"now: (page not readable: {exc.__class__.__name__})")
                 report.sections.append((f"socket frames seen by {who}'s page (last {FRAMES_KEPT})",
                                         "\n".join(lines)))
-            for path in _live_logs:
+            for path in _live_logs if "live_server_url" in item.fixturenames else ():
                 lines = path.read_text(errors="replace").splitlines()[-LOG_LINES_SHOWN:]
                 report.sections.append((f"live server log {path.name} (last {LOG_LINES_SHOWN} lines)",
                                         "\n".join(lines)))

@@ -557,7 +557,7 @@ export function createBoard(container, page) {
       const next = cards[Math.min(cards.length - 1, Math.max(0, at + dir))];
       const node = handList.querySelector(`[data-card="${next}"]`);
       if (node) node.focus();
-      if (bidding()) { picked = next; renderHand(); handList.querySelector(`[data-card="${next}"]`).focus(); }
+      if (bidding()) { picked = next; renderHand(); }  // the redraw keeps the focus on it
     } else if (e.key === "Escape") {
       picked = null; handMessage = { text: "", code: "" }; renderHand();
     }
@@ -590,7 +590,7 @@ export function createBoard(container, page) {
     const active = bidding();
     // Redrawing the cards must not drop the keyboard's place in the hand: a frame or an ack
     // can arrive between two key presses.
-    const focused = handList.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    const focused = handList.contains(document.activeElement) ? document.activeElement.dataset.card : "";
     fill(handList, ...cards.map((c, i) => {
       const sway = c + bonus;
       return h("button", {
@@ -602,10 +602,7 @@ export function createBoard(container, page) {
       }, h("span", { class: "card-value" }, String(c)),
       bus && active && bonus ? h("span", { class: "card-sway" }, `sway ${sway}`) : null);
     }));
-    if (focused !== null && focused !== undefined) {
-      const again = handList.querySelector(`[data-card="${focused}"]`);
-      if (again) again.focus({ preventScroll: true });
-    }
+    if (focused) handList.querySelector(`[data-card="${focused}"]`)?.focus({ preventScroll: true });
     if (v.my_bid !== null && v.my_bid !== undefined) {
       myBid.hidden = false;
       fill(myBid, "You chose ", h("strong", {}, String(v.my_bid)), " for this campaign (nobody else can see it).");
