@@ -8,14 +8,15 @@
 - medium: bids by Monte Carlo: it draws many possible hands for the other players
   (``rules.sample_state``), assumes they bid like the easy bot, and picks the card that gives
   it the best expected result, counting what the card is still worth later.  It compares its
-  best few hexes the same way before it campaigns, and pays for a gerrymander or Clean Slate
-  when the gain is worth the card.
+  best few hexes the same way before it campaigns.  Against one player it pays for a
+  gerrymander or Clean Slate when the gain is worth the card; at a bigger table it never pays.
 - hard: like medium, but it assumes the others think like medium (each one guessing hands
   as medium does and expecting everybody else to bid like the easy bot), so it predicts
   cleverer opponents and answers them.  It counts cards and expects the others to have kept
   high ones (strongly against one opponent, a little at a bigger table, where the others
   spend their top cards more often).  It compares every hex against one opponent, and only
-  its two most important hexes at a bigger table.
+  its two most important hexes at a bigger table.  It pays for a gerrymander or a Clean
+  Slate when the gain is worth the card, at any table.
 
 The position is read from the seat's view only.  ``Position`` turns it into per-constituency
 vote counts; the chance of each player winning a constituency is counted exactly over every
@@ -677,8 +678,14 @@ class RandomBot(FPTPBot):
 class ThinkingBot(FPTPBot):
     """Shared decisions of the easy, medium and hard bots."""
 
-    pays = False  # pays for gerrymanders and Clean Slate when worth it
+    pays_for = ()  # the news actions ("gerrymander", "clean_slate") it pays for when worth it
+    crowd_pays_for = None  # the same at a table of three or more (None: as against one)
     alpha = ALPHA
+
+    @staticmethod
+    def at_table(players, duel, crowd):
+        """A setting for this table size: ``duel`` against one player, else ``crowd``."""
+        return duel if players == 2 or crowd is None else crowd
 
     def position(self, view, seat):
         """The seat's view read as this bot reads it."""
@@ -712,10 +719,11 @@ class ThinkingBot(FPTPBot):
                              key=lambda t: t[0])
             return move if gain > 1e-9 else decline
         pays = sorted(m["card"] for m in moves if m["type"] == "pay")
-        if not pays or not self.pays:
+        action = NEWS[view["news_card"]["kind"]]["effect"]
+        if not pays or action["action"] not in self.at_table(pos.n, self.pays_for,
+                                                                self.crowd_pays_for):
             return decline
         card = pays[0]
-        action = NEWS[view["news_card"]["kind"]]["effect"]
         if action["action"] == "gerrymander":
             colours = action["colours"] or ["green", "orange", "yellow", "grey"]
             colours = [c for c in colours if view["gerrymander_left"].get(c, 0) > 0]
@@ -767,7 +775,6 @@ class EasyBot(ThinkingBot):
 class SearchBot(ThinkingBot):
     """Medium and hard: Monte Carlo over guesses of the other hands."""
 
-    pays = True
     samples = 120  # guesses of the hidden hands per decision
     model_samples = 120  # samples behind each opponent's model (hard)
     hex_candidates = 4  # hexes compared by full search before campaigning (None: all)
@@ -779,11 +786,6 @@ class SearchBot(ThinkingBot):
     # At a table of three or more (None: as against one player).
     crowd_candidates = None
     crowd_keeps = None
-
-    @staticmethod
-    def at_table(players, duel, crowd):
-        """A setting for this table size: ``duel`` against one player, else ``crowd``."""
-        return duel if players == 2 or crowd is None else crowd
 
     def guesses(self, view, seat, rng):
         keeps = self.at_table(view["players"], self.keeps, self.crowd_keeps)
@@ -865,11 +867,18 @@ class MediumBot(SearchBot):
     what that does to its chances in the constituency, and takes off what the card would
     still be worth later.  It bids the card with the best result, so it often wins hexes
     with just enough and throws away low cards on hexes it would lose anyway.  It picks its
-    hex by comparing its four most important ones that way, and pays for a gerrymander or a
-    Clean Slate when the gain is worth more than the card."""
+    hex by comparing its four most important ones that way.  It keeps helpful news cards and
+    gives harmful ones to the leader.  Against one player it pays for a gerrymander or a Clean
+    Slate when the gain is worth more than the card; at a bigger table it never pays."""
 
     samples = 120
     hex_candidates = 4
+    pays_for = ("gerrymander", "clean_slate")
+    # Difficulty, not cleverness: at a big table, paid gerrymanders made the step from medium
+    # to hard far smaller than the one from easy to medium; without them the two steps are
+    # about even (bench/fptp_bench.py).  Against one player medium needs them to stay well
+    # ahead of easy.
+    crowd_pays_for = ()
 
 
 @register_bot(GAME, "hard")
@@ -887,6 +896,7 @@ class HardBot(SearchBot):
     time).  It keeps helpful news cards, gives harmful ones to the leader, and pays for a
     gerrymander or a Clean Slate when the gain is worth more than the card."""
 
+    pays_for = ("gerrymander", "clean_slate")
     samples = 120
     model_samples = 80
     hex_candidates = None

@@ -176,3 +176,31 @@ def test_a_mixed_table_finishes():
     result = _play(["medium", "easy", "random"], 4)
     assert result["decided_by"] in RULES.decided_by
     assert sorted(r["seat"] for r in result["ranking"]) == [0, 1, 2]
+
+
+def _first_paid_gerrymander(players, seed=1):
+    """Along a random game that never pays, the first view where the hard bot would pay
+    for a gerrymander card: (seat, view, hard's move)."""
+    rng = random.Random(seed)
+    hard = get_bot("fptp", "hard")
+    state = RULES.setup({"players": players}, seed)
+    while not RULES.is_over(state):
+        seats = RULES.to_move(state)
+        if state["step"] == "news" and state["news_card"] and "mander" in state["news_card"]:
+            view = RULES.view(state, seats[0])
+            move = hard.choose(view, seats[0], seed=1)
+            if move["type"] == "pay":
+                return seats[0], view, move
+        seat = rng.choice(seats)
+        moves = [m for m in RULES.legal_moves(state, seat) if m["type"] not in ("leave", "pay")]
+        state = RULES.apply(state, seat, rng.choice(moves))
+    raise AssertionError("no gerrymander worth paying for in this game")
+
+
+def test_medium_pays_for_a_gerrymander_against_one_player_but_not_at_a_bigger_table():
+    medium = get_bot("fptp", "medium")
+    seat, view, paid = _first_paid_gerrymander(2)
+    assert medium.choose(view, seat, seed=1) == paid
+    seat, view, paid = _first_paid_gerrymander(4)
+    assert paid["card"] >= 28
+    assert medium.choose(view, seat, seed=1) == {"type": "news", "accept": False}
