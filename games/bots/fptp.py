@@ -719,9 +719,10 @@ class ThinkingBot(FPTPBot):
                              key=lambda t: t[0])
             return move if gain > 1e-9 else decline
         pays = sorted(m["card"] for m in moves if m["type"] == "pay")
+        if not pays:
+            return decline
         action = NEWS[view["news_card"]["kind"]]["effect"]
-        if not pays or action["action"] not in self.at_table(pos.n, self.pays_for,
-                                                                self.crowd_pays_for):
+        if action["action"] not in self.at_table(pos.n, self.pays_for, self.crowd_pays_for):
             return decline
         card = pays[0]
         if action["action"] == "gerrymander":
@@ -775,6 +776,7 @@ class EasyBot(ThinkingBot):
 class SearchBot(ThinkingBot):
     """Medium and hard: Monte Carlo over guesses of the other hands."""
 
+    pays_for = ("gerrymander", "clean_slate")
     samples = 120  # guesses of the hidden hands per decision
     model_samples = 120  # samples behind each opponent's model (hard)
     hex_candidates = 4  # hexes compared by full search before campaigning (None: all)
@@ -873,7 +875,6 @@ class MediumBot(SearchBot):
 
     samples = 120
     hex_candidates = 4
-    pays_for = ("gerrymander", "clean_slate")
     # Difficulty, not cleverness: at a big table, paid gerrymanders made the step from medium
     # to hard far smaller than the one from easy to medium; without them the two steps are
     # about even (bench/fptp_bench.py).  Against one player medium needs them to stay well
@@ -896,7 +897,6 @@ class HardBot(SearchBot):
     time).  It keeps helpful news cards, gives harmful ones to the leader, and pays for a
     gerrymander or a Clean Slate when the gain is worth more than the card."""
 
-    pays_for = ("gerrymander", "clean_slate")
     samples = 120
     model_samples = 80
     hex_candidates = None

@@ -11,6 +11,7 @@ import pytest
 
 from games.bots import LEVELS, get_bot
 from games.engine import get_rules
+from games.engine.fptp_data import NEWS
 
 RULES = get_rules("fptp")
 
@@ -186,7 +187,8 @@ def _first_paid_gerrymander(players, seed=1):
     state = RULES.setup({"players": players}, seed)
     while not RULES.is_over(state):
         seats = RULES.to_move(state)
-        if state["step"] == "news" and state["news_card"] and "mander" in state["news_card"]:
+        card = state["news_card"]
+        if state["step"] == "news" and NEWS[card]["effect"].get("action") == "gerrymander":
             view = RULES.view(state, seats[0])
             move = hard.choose(view, seats[0], seed=1)
             if move["type"] == "pay":
@@ -202,5 +204,4 @@ def test_medium_pays_for_a_gerrymander_against_one_player_but_not_at_a_bigger_ta
     seat, view, paid = _first_paid_gerrymander(2)
     assert medium.choose(view, seat, seed=1) == paid
     seat, view, paid = _first_paid_gerrymander(4)
-    assert paid["card"] >= 28
     assert medium.choose(view, seat, seed=1) == {"type": "news", "accept": False}
